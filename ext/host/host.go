@@ -1,0 +1,83 @@
+// Package host is the driver-neutral interface between ksql's SQL functions
+// and virtual table modules on one side and the SQLite driver adapters
+// (modernc.org/sqlite in package ext, mattn/go-sqlite3 in package ext/mattn)
+// on the other.
+//
+// A Conn is one SQLite connection as a function or module sees it: its
+// settings, a way to run read-only SQL on it, and a way to notice that the
+// running statement was interrupted. Adapters build one Conn per connection.
+package host
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+)
+
+// ErrInterrupted is returned by work that stopped because the statement
+// running on its connection was interrupted or its context cancelled.
+var ErrInterrupted = errors.New("interrupted")
+
+// QueryFunc runs one SQL statement on the adapter's connection and calls row
+// once per result row. The values in a row are nil, int64, float64, string
+// or []byte, and are owned by the callee (they stay valid after row returns).
+type QueryFunc func(query string, args []any, row func(vals []any) error) error
+
+// Conn is one connection as functions and modules see it. Adapters create it
+// with NewConn and keep it for the connection's lifetime.
+type Conn struct {
+	// Config holds this connection's limits (see ksql_config).
+	Config *Config
+
+	query QueryFunc
+	ctx   atomic.Pointer[context.Context]
+	// Stats counts events that tests and users can observe through
+	// ksql_config statistics.
+	Stats *Stats
+}
+
+// NewConn returns a Conn that runs SQL through query.
+func NewConn(query QueryFunc) *Conn {
+	return &Conn{Config: NewConfig(), query: query, Stats: &Stats{}}
+}
+
+// Query runs a statement on this connection. It is meant for modules that
+// read their source while SQLite is inside one of their callbacks.
+func (c *Conn) Query(query string, args []any, row func(vals []any) error) error {
+	if c.query == nil {
+		return errors.New("no SQL access on this connection")
+	}
+	return c.query(query, args, row)
+}
+
+// SetContext records the context of the statement that is about to run on
+// the connection; adapters call it before every statement. A nil ctx clears it.
+func (c *Conn) SetContext(ctx context.Context) {
+	if ctx == nil {
+		c.ctx.Store(nil)
+		return
+	}
+	c.ctx.Store(&ctx)
+}
+
+// Err returns ErrInterrupted once the running statement's context is done,
+// and nil before. Long loops poll it every few milliseconds of work.
+func (c *Conn) Err() error {
+	if c == nil {
+		return nil
+	}
+	p := c.ctx.Load()
+	if p == nil {
+		return nil
+	}
+	if (*p).Err() != nil {
+		return ErrInterrupted
+	}
+	return nil
+}
+
+// Stats are counters kept per connection.
+type Stats struct {
+	// Fits counts model fits (kpca, kernel_map) done on this connection.
+	Fits atomic.Int64
+}

@@ -1,0 +1,88 @@
+package host
+
+// Module is a virtual table module written once for both drivers. The
+// adapters translate SQLite's xCreate/xConnect/xBestIndex/... calls into it.
+type Module interface {
+	// Create is called by CREATE VIRTUAL TABLE, and Connect when a database
+	// that holds such a table is opened. args are as SQLite passes them:
+	// args[0] is the module name, args[1] the database name, args[2] the
+	// table name, and the rest are the module arguments, unparsed.
+	Create(c *Conn, args []string) (Table, error)
+	Connect(c *Conn, args []string) (Table, error)
+}
+
+// Eponymous is implemented by modules that exist only as table-valued
+// functions under their own name (like kpca_eigen), never created with
+// CREATE VIRTUAL TABLE. Their Connect gets args[0..2] only.
+type Eponymous interface {
+	Module
+	EponymousOnly()
+}
+
+// Table is one virtual table instance.
+type Table interface {
+	// Schema is the CREATE TABLE statement the adapter declares to SQLite.
+	Schema() string
+	// BestIndex chooses a plan; see IndexInfo.
+	BestIndex(info *IndexInfo) error
+	Open() (Cursor, error)
+	Disconnect() error
+	Destroy() error
+}
+
+// Op is a constraint operator.
+type Op int
+
+// Operators a module may handle; anything else arrives as OpOther.
+const (
+	OpOther Op = iota
+	OpEQ
+	OpGT
+	OpLE
+	OpLT
+	OpGE
+	OpLIMIT
+	OpOFFSET
+)
+
+// Constraint is one WHERE term SQLite offers to the module.
+type Constraint struct {
+	Column int // -1 for the rowid
+	Op     Op
+	Usable bool
+	// Use is set by BestIndex to receive the right-hand value in Filter.
+	// Used constraints reach Filter's vals in the order of Constraints, and
+	// SQLite does not check them again.
+	Use bool
+}
+
+// OrderBy is one ORDER BY term.
+type OrderBy struct {
+	Column int
+	Desc   bool
+}
+
+// IndexInfo is the Go form of sqlite3_index_info, reduced to what both
+// drivers support.
+type IndexInfo struct {
+	Constraints     []Constraint
+	OrderBy         []OrderBy
+	IdxNum          int
+	IdxStr          string
+	OrderByConsumed bool
+	EstimatedCost   float64
+	EstimatedRows   int64
+}
+
+// Cursor scans a virtual table.
+type Cursor interface {
+	// Filter starts a scan; vals holds the values of the constraints that
+	// BestIndex marked Use, in order. They must be copied to be retained.
+	Filter(idxNum int, idxStr string, vals []any) error
+	Next() error
+	EOF() bool
+	// Column returns nil, int64, float64, string or []byte.
+	Column(col int) (any, error)
+	Rowid() (int64, error)
+	Close() error
+}
