@@ -86,3 +86,18 @@ type Cursor interface {
 	Rowid() (int64, error)
 	Close() error
 }
+
+var modules = map[string]Module{}
+
+// RegisterModule adds a module to the list the adapters register on every
+// connection; packages call it from init.
+func RegisterModule(name string, m Module) {
+	if _, dup := modules[name]; dup {
+		panic("host: module " + name + " registered twice")
+	}
+	modules[name] = m
+}
+
+// Modules returns the registered modules by name. The map must not be
+// modified.
+func Modules() map[string]Module { return modules }

@@ -1,0 +1,62 @@
+package functions
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/ksql/ksql/ext/host"
+)
+
+// Version is ksql's version, reported by ksql_version().
+const Version = "0.1.0"
+
+func init() {
+	host.DefineSetting(host.Setting{Name: "max_gram_bytes", Default: 1 << 30, Min: 1 << 10, Max: 1 << 40,
+		Doc: "largest Gram matrix (n·n·8 bytes) an exact gram/kpca/kernel_map fit may build"})
+	Register(Func{Name: "ksql_config", MinArgs: 0, MaxArgs: 2,
+		Usage: "ksql_config([name [, value]])", Body: ksqlConfig})
+	Register(Func{Name: "ksql_version", MinArgs: 0, MaxArgs: 0, Deterministic: true,
+		Usage: "ksql_version()", Body: func(*host.Conn, []any) (any, error) { return Version, nil }})
+}
+
+// statistics are read-only names that ksql_config reports next to the
+// settings.
+var statistics = map[string]func(c *host.Conn) int64{
+	"fit_count": func(c *host.Conn) int64 { return c.Stats.Fits.Load() },
+}
+
+func ksqlConfig(c *host.Conn, args []any) (any, error) {
+	if len(args) == 0 {
+		all := map[string]int64{}
+		for _, s := range host.Settings() {
+			all[s.Name] = c.Config.Get(s.Name)
+		}
+		for name, f := range statistics {
+			all[name] = f(c)
+		}
+		b, err := json.Marshal(all)
+		return string(b), err
+	}
+	name, null, err := Text(args, 0, "name")
+	if err != nil || null {
+		return nil, err
+	}
+	if stat, ok := statistics[name]; ok {
+		if len(args) == 2 {
+			return nil, fmt.Errorf("%s is a read-only statistic", name)
+		}
+		return stat(c), nil
+	}
+	if len(args) == 2 {
+		v, err := Integer(args, 1, "value", -1<<62, 1<<62)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.Config.Set(name, v); err != nil {
+			return nil, err
+		}
+	} else if _, ok := host.LookupSetting(name); !ok {
+		return nil, c.Config.Set(name, 0) // reports the unknown name and the known ones
+	}
+	return c.Config.Get(name), nil
+}

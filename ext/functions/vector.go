@@ -1,0 +1,81 @@
+package functions
+
+import (
+	"math"
+
+	"github.com/ksql/ksql/ext/host"
+	"github.com/ksql/ksql/internal/kernels"
+)
+
+func init() {
+	Register(Func{Name: "linear_kernel", MinArgs: 2, MaxArgs: 2, Deterministic: true,
+		Usage: "linear_kernel(x, z)", Body: linearKernel})
+	Register(Func{Name: "poly_kernel", MinArgs: 3, MaxArgs: 4, Deterministic: true,
+		Usage: "poly_kernel(x, z, degree [, r])", Body: polyKernel})
+	Register(Func{Name: "gauss_kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
+		Usage: "gauss_kernel(x, z, sigma)", Body: distKernel(kernels.SqDist, gaussOf)})
+	Register(Func{Name: "laplace_kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
+		Usage: "laplace_kernel(x, z, sigma)", Body: distKernel(kernels.L1Dist, laplaceOf)})
+}
+
+func linearKernel(c *host.Conn, args []any) (any, error) {
+	x, z, null, err := twoVectors(args)
+	if err != nil || null {
+		return nil, err
+	}
+	return finite(kernels.Dot(x, z), x, z)
+}
+
+func polyKernel(c *host.Conn, args []any) (any, error) {
+	x, z, null, err := twoVectors(args)
+	if err != nil || null || AnyNull(args) {
+		return nil, err
+	}
+	deg, err := Integer(args, 2, "degree", 1, kernels.MaxDegree)
+	if err != nil {
+		return nil, err
+	}
+	r := 1.0
+	if len(args) == 4 {
+		if r, err = Number(args, 3, "r"); err != nil {
+			return nil, err
+		}
+		if r < 0 {
+			return nil, argError(3, "r", errNegativeR)
+		}
+	}
+	dot, err := finite(kernels.Dot(x, z), x, z)
+	if err != nil {
+		return nil, err
+	}
+	return math.Pow(dot+r, float64(deg)), nil
+}
+
+var errNegativeR = errorString("must be ≥ 0")
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
+
+func gaussOf(d, sigma float64) float64   { return math.Exp(-d / (2 * sigma * sigma)) }
+func laplaceOf(d, sigma float64) float64 { return math.Exp(-d / sigma) }
+
+// distKernel builds gauss_kernel and laplace_kernel: a distance, then a
+// decay with sigma.
+func distKernel(dist func(a, b kernels.Vec) float64, decay func(d, sigma float64) float64) func(*host.Conn, []any) (any, error) {
+	return func(c *host.Conn, args []any) (any, error) {
+		x, z, null, err := twoVectors(args)
+		if err != nil || null || AnyNull(args) {
+			return nil, err
+		}
+		sigma, err := Positive(args, 2, "sigma")
+		if err != nil {
+			return nil, err
+		}
+		d, err := finite(dist(x, z), x, z)
+		if err != nil {
+			return nil, err
+		}
+		return decay(d, sigma), nil
+	}
+}

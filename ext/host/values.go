@@ -1,0 +1,142 @@
+package host
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/ksql/ksql/internal/kernels"
+)
+
+// DecodeVector turns a SQL value into a vector: JSON array text (parsed as
+// float64) or a BLOB of little-endian float32 (sqlite-vec's format). The
+// BLOB is not copied: the result is valid as long as v is. A NULL gives
+// ok=false and no error. Errors say what was wrong without naming the
+// function; callers prefix the function and argument.
+func DecodeVector(v any) (vec kernels.Vec, ok bool, err error) {
+	switch x := v.(type) {
+	case nil:
+		return vec, false, nil
+	case []byte:
+		if len(x) == 0 {
+			return vec, false, fmt.Errorf("empty BLOB; a vector needs at least one element")
+		}
+		if len(x)%4 != 0 {
+			return vec, false, fmt.Errorf("BLOB of %d bytes is not a float32 vector (length must be a multiple of 4)", len(x))
+		}
+		return kernels.Vec{F32: x}, true, nil
+	case string:
+		f, err := ParseJSONVector(x)
+		if err != nil {
+			return vec, false, err
+		}
+		return kernels.Vec{F64: f}, true, nil
+	}
+	return vec, false, fmt.Errorf("expected a vector (JSON array text or float32 BLOB), got %s", TypeName(v))
+}
+
+// CheckFinite returns an error naming the first NaN or infinite element of a
+// float32 BLOB vector. JSON vectors are checked while parsing.
+func CheckFinite(v kernels.Vec) error {
+	for i := 0; i+4 <= len(v.F32); i += 4 {
+		f := math.Float32frombits(binary.LittleEndian.Uint32(v.F32[i:]))
+		if f != f || math.IsInf(float64(f), 0) {
+			return fmt.Errorf("element %d of the vector is %v; vectors must be finite", i/4+1, f)
+		}
+	}
+	return nil
+}
+
+// TypeName names the SQL type of a driver value, for error messages.
+func TypeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "NULL"
+	case int64:
+		return "INTEGER"
+	case float64:
+		return "REAL"
+	case string:
+		return "TEXT"
+	case []byte:
+		return "BLOB"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// ParseJSONVector parses a JSON array of numbers. It is a small hand-written
+// scanner rather than encoding/json: it allocates only the result, and its
+// errors say where the text went wrong.
+func ParseJSONVector(s string) ([]float64, error) {
+	i := skipSpace(s, 0)
+	if i >= len(s) || s[i] != '[' {
+		return nil, fmt.Errorf("vector text must be a JSON array such as '[1, 2.5, -3]', got %s", excerpt(s))
+	}
+	i = skipSpace(s, i+1)
+	if i < len(s) && s[i] == ']' {
+		if j := skipSpace(s, i+1); j != len(s) {
+			return nil, fmt.Errorf("unexpected text after the JSON array at offset %d", j)
+		}
+		return nil, fmt.Errorf("empty vector '[]'; a vector needs at least one element")
+	}
+	out := make([]float64, 0, 1+len(s)/8)
+	for {
+		j := i
+		for j < len(s) && (s[j] == '-' || s[j] == '+' || s[j] == '.' || s[j] == 'e' || s[j] == 'E' || (s[j] >= '0' && s[j] <= '9')) {
+			j++
+		}
+		if j == i {
+			if i >= len(s) {
+				return nil, fmt.Errorf("vector text ends early; expected a number after element %d", len(out))
+			}
+			return nil, fmt.Errorf("element %d of the vector is not a number (found %s)", len(out)+1, excerpt(s[i:]))
+		}
+		f, err := strconv.ParseFloat(s[i:j], 64)
+		if err != nil || s[i] == '+' {
+			return nil, fmt.Errorf("element %d of the vector is not a valid number: %q", len(out)+1, s[i:j])
+		}
+		if math.IsInf(f, 0) {
+			return nil, fmt.Errorf("element %d of the vector (%s) is outside the float64 range", len(out)+1, s[i:j])
+		}
+		out = append(out, f)
+		i = skipSpace(s, j)
+		if i >= len(s) {
+			return nil, fmt.Errorf("vector text ends early; expected ',' or ']' after element %d", len(out))
+		}
+		if s[i] == ']' {
+			if k := skipSpace(s, i+1); k != len(s) {
+				return nil, fmt.Errorf("unexpected text after the JSON array at offset %d", k)
+			}
+			return out, nil
+		}
+		if s[i] != ',' {
+			return nil, fmt.Errorf("expected ',' or ']' after element %d, found %s", len(out), excerpt(s[i:]))
+		}
+		i = skipSpace(s, i+1)
+	}
+}
+
+func skipSpace(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+func excerpt(s string) string {
+	if len(s) > 20 {
+		s = s[:20] + "..."
+	}
+	return strconv.Quote(s)
+}
+
+// Float32Blob encodes values as a little-endian float32 BLOB, the form in
+// which ksql returns vectors.
+func Float32Blob(v []float64) []byte {
+	out := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(float32(x)))
+	}
+	return out
+}
