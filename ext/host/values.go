@@ -2,6 +2,7 @@ package host
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -93,11 +94,11 @@ func ParseJSONVector(s string) ([]float64, error) {
 			return nil, fmt.Errorf("element %d of the vector is not a number (found %s)", len(out)+1, excerpt(s[i:]))
 		}
 		f, err := strconv.ParseFloat(s[i:j], 64)
-		if err != nil || s[i] == '+' {
-			return nil, fmt.Errorf("element %d of the vector is not a valid number: %q", len(out)+1, s[i:j])
-		}
-		if math.IsInf(f, 0) {
+		if errors.Is(err, strconv.ErrRange) && math.IsInf(f, 0) {
 			return nil, fmt.Errorf("element %d of the vector (%s) is outside the float64 range", len(out)+1, s[i:j])
+		}
+		if (err != nil && !errors.Is(err, strconv.ErrRange)) || s[i] == '+' { // underflow to 0 is fine
+			return nil, fmt.Errorf("element %d of the vector is not a valid number: %q", len(out)+1, s[i:j])
 		}
 		out = append(out, f)
 		i = skipSpace(s, j)
