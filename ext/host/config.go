@@ -88,7 +88,7 @@ func (c *Config) Set(name string, v int64) error {
 		return fmt.Errorf("%s must be between %d and %d, got %d", name, s.Min, s.Max, v)
 	}
 	c.mu.Lock()
-	c.vals[name] = v
+	c.vals[s.Name] = v // s.Name, not name: name may be a view of SQLite memory
 	c.mu.Unlock()
 	return nil
 }
