@@ -130,12 +130,14 @@ func ParseCached(text string) (*Spec, error) {
 	if ok {
 		return c.spec, c.err
 	}
+	// The caller's text may be a view of SQLite's memory: keep a copy.
+	text = strings.Clone(text)
 	spec, err := Parse(text)
 	cache.Lock()
 	if len(cache.m) >= cacheSize {
 		clear(cache.m)
 	}
-	cache.m[strings.Clone(text)] = cached{spec, err}
+	cache.m[text] = cached{spec, err}
 	cache.Unlock()
 	return spec, err
 }
