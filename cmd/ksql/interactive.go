@@ -1,0 +1,234 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/peterh/liner"
+)
+
+const (
+	prompt     = "ksql> "
+	contPrompt = "   ...> "
+)
+
+// historyPath is where the interactive history lives: $KSQL_HISTORY if set
+// (KSQL_HISTORY=off keeps no history), else ksql/history in the XDG state
+// directory ($XDG_STATE_HOME or ~/.local/state) on Unix, and in the user's
+// config directory on macOS and Windows.
+func historyPath(getenv func(string) string) string {
+	if p := getenv("KSQL_HISTORY"); p != "" {
+		if p == "off" {
+			return ""
+		}
+		return p
+	}
+	if d := getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "ksql", "history")
+	}
+	if runtime.GOOS != "windows" && runtime.GOOS != "darwin" {
+		if home := getenv("HOME"); home != "" {
+			return filepath.Join(home, ".local", "state", "ksql", "history")
+		}
+	}
+	if d, err := os.UserConfigDir(); err == nil {
+		return filepath.Join(d, "ksql", "history")
+	}
+	return ""
+}
+
+// repl is the interactive loop: line editing, history and completion.
+func (s *Shell) repl(o *options, sio stdio) int {
+	name := o.file
+	if name == "" {
+		name = "a transient in-memory database"
+	}
+	fmt.Fprintf(s.stdout, "%s\nEnter \".help\" for usage hints, \".kernels\" for the kernel specs.\nConnected to %s.\n",
+		s.versionText(), name)
+	ln := liner.NewLiner()
+	defer ln.Close()
+	ln.SetCtrlCAborts(true)
+	ln.SetMultiLineMode(true)
+	ln.SetTabCompletionStyle(liner.TabPrints)
+	ln.SetWordCompleter(s.complete)
+	hist := historyPath(sio.getenv)
+	s.loadHistory(ln, hist)
+
+	b := &lineBuffer{src: &source{}}
+	for {
+		p := prompt
+		if b.pending() {
+			p = contPrompt
+		}
+		line, err := ln.Prompt(p)
+		if errors.Is(err, liner.ErrPromptAborted) {
+			b.reset() // Ctrl-C at the prompt drops the pending statement
+			continue
+		}
+		if err == io.EOF {
+			fmt.Fprintln(s.stdout)
+			break
+		}
+		if err != nil {
+			fmt.Fprintf(s.stderr, "Error: reading input: %v\n", err)
+			break
+		}
+		ran, err := s.feed(b, line)
+		if ran != "" {
+			ln.AppendHistory(historyEntry(ran))
+			s.saveHistory(ln, hist)
+		}
+		if err == errQuit {
+			break
+		}
+	}
+	s.out.Flush()
+	return 0
+}
+
+// historyEntry puts a statement of several lines on one history line, since
+// the history file holds one entry per line.
+func historyEntry(text string) string {
+	lines := strings.Split(text, "\n")
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
+	}
+	return strings.Join(slices.DeleteFunc(lines, func(l string) bool { return l == "" }), " ")
+}
+
+func (s *Shell) loadHistory(ln *liner.State, path string) {
+	if path == "" {
+		return
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		if !os.IsNotExist(err) {
+			fmt.Fprintf(s.stderr, "warning: cannot read history %s: %v\n", path, unwrapPath(err))
+		}
+		return
+	}
+	defer f.Close()
+	ln.ReadHistory(f)
+}
+
+// saveHistory writes the history after every statement, so a killed shell
+// loses nothing; a failure is reported once and then history is off.
+func (s *Shell) saveHistory(ln *liner.State, path string) {
+	if path == "" {
+		return
+	}
+	err := os.MkdirAll(filepath.Dir(path), 0o700)
+	var f *os.File
+	if err == nil {
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	}
+	if err == nil {
+		_, err = ln.WriteHistory(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(s.stderr, "warning: cannot write history %s: %v\n", path, unwrapPath(err))
+	}
+}
+
+var sqlKeywords = strings.Fields(`ABORT ALL ALTER AND AS ASC ATTACH BEGIN BETWEEN BLOB BY
+	CASE CAST COMMIT CREATE CROSS DEFAULT DELETE DESC DISTINCT DROP ELSE END ESCAPE
+	EXCEPT EXISTS EXPLAIN FROM GLOB GROUP HAVING IF IN INDEX INNER INSERT INTEGER
+	INTERSECT INTO IS JOIN KEY LEFT LIKE LIMIT MATERIALIZED NOT NULL OFFSET ON OR
+	ORDER OVER PARTITION PLAN PRAGMA PRIMARY QUERY REAL RECURSIVE REPLACE RETURNING
+	ROLLBACK SAVEPOINT SELECT SET TABLE TEMP TEXT THEN TRANSACTION TRIGGER UNION
+	UNIQUE UPDATE USING VACUUM VALUES VIEW VIRTUAL WHEN WHERE WINDOW WITH`)
+
+// specWords are the words of the kernel spec language and of the modules'
+// arguments, which appear inside string literals.
+var specWords = strings.Fields(`linear poly gauss laplace subseq ssk ngram normalize
+	degree sigma lambda over unit char word gram kpca kernel_map kpca_eigen
+	table id column kernel query components method exact nystrom landmarks seed`)
+
+// complete is liner's word completer: the word before the cursor is
+// completed from SQL keywords, table and column names, function names and
+// spec words; at the start of a line, from the dot-commands.
+func (s *Shell) complete(line string, pos int) (string, []string, string) {
+	r := []rune(line)
+	if pos > len(r) {
+		pos = len(r)
+	}
+	head, tail := string(r[:pos]), string(r[pos:])
+	start := len(head)
+	for start > 0 {
+		c, n := utf8.DecodeLastRuneInString(head[:start])
+		if c != '_' && !unicode.IsLetter(c) && !unicode.IsDigit(c) {
+			break
+		}
+		start -= n
+	}
+	word := head[start:]
+	if trimmed := strings.TrimLeft(head, " \t"); strings.HasPrefix(trimmed, ".") && !strings.ContainsAny(trimmed, " \t") {
+		return head[:len(head)-len(trimmed)], s.dotCandidates(trimmed), tail
+	}
+	if word == "" {
+		return head, nil, tail
+	}
+	return head[:start], s.wordCandidates(word), tail
+}
+
+func (s *Shell) dotCandidates(prefix string) []string {
+	var out []string
+	for name := range dotCommands {
+		if strings.HasPrefix("."+name, strings.ToLower(prefix)) {
+			out = append(out, "."+name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (s *Shell) wordCandidates(word string) []string {
+	lw := strings.ToLower(word)
+	upper := strings.ToUpper(word) == word && strings.ToLower(word) != word
+	seen := map[string]bool{}
+	var out []string
+	add := func(c string) {
+		if strings.HasPrefix(strings.ToLower(c), lw) && !seen[strings.ToLower(c)] {
+			seen[strings.ToLower(c)] = true
+			out = append(out, c)
+		}
+	}
+	ctx := context.Background()
+	tables, _ := s.queryStrings(ctx, userTablesSQL, "")
+	for _, t := range tables {
+		add(t)
+	}
+	for _, t := range tables {
+		cols, _ := s.tableColumns(ctx, t)
+		for _, c := range cols {
+			add(c)
+		}
+	}
+	for _, f := range s.functionNames() {
+		add(f)
+	}
+	for _, w := range specWords {
+		add(w)
+	}
+	for _, k := range sqlKeywords {
+		if upper {
+			add(k)
+		} else {
+			add(strings.ToLower(k))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
