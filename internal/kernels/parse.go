@@ -9,7 +9,7 @@ import (
 
 // MaxDepth bounds how deeply a spec may nest (parentheses, normalize, over=),
 // so that a hostile spec cannot exhaust the stack.
-const MaxDepth = 200
+const MaxDepth = 1000
 
 // ParseError is a syntax or type error in a kernel spec.
 type ParseError struct {
