@@ -27,6 +27,7 @@ var ErrIdentical = errors.New("all objects are identical under the kernel (the c
 type ComponentsError struct {
 	Requested int // the components asked for
 	Objects   int // n
+	Landmarks int // m for a Nyström fit, 0 for an exact one
 	// Rank is the number of eigenvalues of the centred Gram matrix above
 	// ZeroTol·λ₁, counted among the first Requested (so at most Requested);
 	// −1 when the request was refused before solving.
@@ -40,14 +41,21 @@ func (e *ComponentsError) Error() string {
 	switch {
 	case e.Requested <= 0:
 		return fmt.Sprintf("components=%d: at least 1 component is needed", e.Requested)
+	case e.Rank < 0 && e.Landmarks > 0 && e.Requested > e.Landmarks && e.Landmarks < e.Objects:
+		return fmt.Sprintf("components=%d but there are only %d landmarks (at most %d components with method=nystrom; raise landmarks)",
+			e.Requested, e.Landmarks, e.Landmarks)
 	case e.Rank < 0 && e.Objects == 1:
 		return fmt.Sprintf("components=%d but there is only 1 object (a single object has no variance to analyse)", e.Requested)
 	case e.Rank < 0:
 		return fmt.Sprintf("components=%d but there are only %d objects (at most %d components: centring removes one dimension)",
 			e.Requested, e.Objects, e.Objects-1)
 	}
-	msg := fmt.Sprintf("components=%d but the centred Gram matrix of the %d objects has only %d positive eigenvalues (at most %d components)",
-		e.Requested, e.Objects, e.Rank, e.Rank)
+	what := "centred Gram matrix"
+	if e.Landmarks > 0 {
+		what = fmt.Sprintf("centred Nyström approximation (%d landmarks)", e.Landmarks)
+	}
+	msg := fmt.Sprintf("components=%d but the %s of the %d objects has only %d positive eigenvalues (at most %d components)",
+		e.Requested, what, e.Objects, e.Rank, e.Rank)
 	if e.Negative < 0 {
 		msg += fmt.Sprintf("; the kernel is not positive semi-definite on this data (eigenvalue %.6g)", e.Negative)
 	}

@@ -320,8 +320,10 @@ func denseEigen(a []float64, n, stride, k int, poll func() error) (*eigResult, e
 // fixSigns applies the sign rule to the columns of the n×k row-major
 // matrix v: each column is negated if needed so that its entry of largest
 // absolute value is positive; among entries of equal absolute value the
-// lowest index decides. This is scikit-learn's svd_flip rule.
-func fixSigns(v []float64, n, k int) {
+// lowest index decides. This is scikit-learn's svd_flip rule. It reports
+// which columns it negated.
+func fixSigns(v []float64, n, k int) []bool {
+	flipped := make([]bool, k)
 	for j := 0; j < k; j++ {
 		best, arg := -1.0, 0
 		for i := 0; i < n; i++ {
@@ -330,11 +332,13 @@ func fixSigns(v []float64, n, k int) {
 			}
 		}
 		if v[arg*k+j] < 0 {
+			flipped[j] = true
 			for i := 0; i < n; i++ {
 				v[i*k+j] = -v[i*k+j]
 			}
 		}
 	}
+	return flipped
 }
 
 func noPoll() error { return nil }

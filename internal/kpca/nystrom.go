@@ -1,0 +1,301 @@
+package kpca
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+)
+
+// SampleLandmarks chooses m distinct indices out of 0..n−1, uniformly at
+// random as determined by seed, and returns them in ascending order. When
+// m ≥ n it returns all n indices (Nyström with every object as a landmark
+// is exact kernel PCA).
+//
+// The choice is reproducible on every machine and Go release: the generator
+// is SplitMix64 seeded with seed (state += 0x9e3779b97f4a7c15, then the
+// finaliser z = (z ^ z>>30)·0xbf58476d1ce4e5b9, z = (z ^ z>>27)·0x94d049bb133111eb,
+// z ^ z>>31), and a partial Fisher–Yates shuffle of the identity
+// permutation p: for i = 0..m−1, j = i + below(n − i), swap p[i] and p[j],
+// where below(b) draws x and returns the high 64 bits of x·b, redrawing
+// while the low 64 bits are < 2⁶⁴ mod b (Lemire's unbiased method). The
+// landmarks are p[0..m−1], sorted.
+func SampleLandmarks(n, m int, seed uint64) ([]int, error) {
+	if n <= 0 {
+		return nil, ErrNoObjects
+	}
+	if m <= 0 {
+		return nil, fmt.Errorf("landmarks=%d: at least 1 landmark is needed", m)
+	}
+	p := make([]int, n)
+	for i := range p {
+		p[i] = i
+	}
+	if m >= n {
+		return p, nil
+	}
+	rng := splitMix64{seed}
+	for i := 0; i < m; i++ {
+		j := i + int(rng.below(uint64(n-i)))
+		p[i], p[j] = p[j], p[i]
+	}
+	p = p[:m:m]
+	slices.Sort(p)
+	return p, nil
+}
+
+// NystromBytes estimates the peak memory of FitNystrom in bytes: the n×m
+// kernel block, the landmark matrices and the projections.
+func NystromBytes(n, m, k int) int64 {
+	n64, m64, k64 := int64(n), int64(m), int64(k)
+	return 8 * (n64*m64 + 4*m64*m64 + 256*m64 + n64*k64 + m64*k64)
+}
+
+// ExactBytes returns the memory of the n×n Gram matrix an exact fit or
+// FitMap works in (float64 entries), the dominant term of their peak memory.
+func ExactBytes(n int) int64 { return 8 * int64(n) * int64(n) }
+
+// RowFunc fills dst[l] = k(x_i, x_{landmarks[l]}) for every landmark l
+// (len(dst) = m). Calls with different worker numbers, in [0, Workers), run
+// concurrently, so the callee can keep one workspace per worker; calls with
+// the same worker number never overlap. An error stops the fit and is
+// returned by it.
+type RowFunc func(worker, i int, dst []float64) error
+
+// FitNystrom computes kernel PCA on the Nyström approximation of the
+// n×n Gram matrix built from the given landmarks (ascending training
+// indices, as from SampleLandmarks), in O(n·m²) time and O(n·m) memory:
+//
+//   - C = K[:, L] (n×m, from row), W = K[L, L] = C[L, :] (m×m);
+//   - W = U·Σ·Uᵀ; eigenvalues σ ≤ m·ε·σ_max (ε = 2⁻⁵²), and negative ones,
+//     are dropped, leaving r; the features Φ = C·U_r·Σ_r^(−1/2) (n×r)
+//     satisfy ΦΦᵀ = C·W⁺·Cᵀ, the Nyström approximation of K;
+//   - Φ's columns are centred by their means μ, and PCA is done on the
+//     r×r matrix S = Φ_cᵀΦ_c: its top eigenvalues are those of the centred
+//     approximate Gram matrix, and the projections of training object i are
+//     (Φ_i − μ)·q_j;
+//   - a new object z is projected as (Σ_r^(−1/2)·U_rᵀ·k_L(z) − μ)·q_j, from
+//     its m kernel values against the landmarks (Project with BasisSize() = m).
+//
+// The sign rule is the exact fit's, applied to the projections. With every
+// object a landmark (m = n) the result is exact kernel PCA up to rounding.
+// MinEigenvalue is W's smallest eigenvalue. Errors are Fit's, plus invalid
+// landmarks and a components count above what m landmarks support.
+func FitNystrom(n int, landmarks []int, row RowFunc, opt Options) (*Model, error) {
+	m, k := len(landmarks), opt.Components
+	if n <= 0 {
+		return nil, ErrNoObjects
+	}
+	if err := checkLandmarks(n, landmarks); err != nil {
+		return nil, err
+	}
+	if k < 1 || k > n-1 || k > m {
+		return nil, &ComponentsError{Requested: k, Objects: n, Landmarks: m, Rank: -1}
+	}
+	poll := opt.poll()
+	C := make([]float64, n*m)
+	if err := fillRows(C, n, m, row, workers(opt.Workers), poll); err != nil {
+		return nil, err
+	}
+	M, minW, err := inverseSqrtLandmarks(C, landmarks, m, poll)
+	if err != nil {
+		return nil, err
+	}
+	r := len(M) / m
+	mu, S, err := centredFeatures(C, n, m, M, r, poll)
+	if err != nil {
+		return nil, err
+	}
+	var trace float64
+	for i := 0; i < r; i++ {
+		trace += S[i*r+i]
+	}
+	if k > r {
+		return nil, &ComponentsError{Requested: k, Objects: n, Landmarks: m, Rank: r}
+	}
+	res, err := denseEigen(S, r, r, k, poll)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRank(res.vals, res.minEig, n); err != nil {
+		if ce, ok := err.(*ComponentsError); ok {
+			ce.Landmarks = m
+		}
+		return nil, err
+	}
+	mod := newModel(res.vals, trace, minW, n, k)
+	mod.Solver, mod.landmarks = "nystrom", slices.Clone(landmarks)
+	phi := blas64.General{Rows: n, Cols: r, Stride: m, Data: C}
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, phi, blas64.General{Rows: r, Cols: k, Stride: k, Data: res.vecs}, 0,
+		blas64.General{Rows: n, Cols: k, Stride: k, Data: mod.proj})
+	flipLike(mod.proj, res.vecs, n, r, k)
+	mod.coef = make([]float64, m*k)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: m, Cols: r, Stride: r, Data: M},
+		blas64.General{Rows: r, Cols: k, Stride: k, Data: res.vecs}, 0, blas64.General{Rows: m, Cols: k, Stride: k, Data: mod.coef})
+	for j := 0; j < k; j++ {
+		for i := 0; i < r; i++ {
+			mod.offset[j] += mu[i] * res.vecs[i*k+j]
+		}
+	}
+	return mod, nil
+}
+
+func checkLandmarks(n int, landmarks []int) error {
+	if len(landmarks) == 0 {
+		return fmt.Errorf("landmarks=0: at least 1 landmark is needed")
+	}
+	for i, l := range landmarks {
+		if l < 0 || l >= n {
+			return fmt.Errorf("landmark %d is object %d, outside 0..%d", i, l, n-1)
+		}
+		if i > 0 && l <= landmarks[i-1] {
+			return fmt.Errorf("landmarks must be distinct and ascending (landmark %d is %d after %d)", i, l, landmarks[i-1])
+		}
+	}
+	return nil
+}
+
+// fillRows computes C = K[:, L] row by row on w goroutines, rejecting
+// non-finite kernel values.
+func fillRows(C []float64, n, m int, row RowFunc, w int, poll func() error) error {
+	const chunk = 64
+	var next atomic.Int64
+	var failed atomic.Bool
+	errs := make([]error, w)
+	var wg sync.WaitGroup
+	for t := 0; t < w; t++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !failed.Load() {
+				lo := int(next.Add(chunk)) - chunk
+				if lo >= n {
+					return
+				}
+				if err := poll(); err != nil {
+					errs[t] = err
+					failed.Store(true)
+					return
+				}
+				for i := lo; i < min(lo+chunk, n); i++ {
+					dst := C[i*m : (i+1)*m]
+					err := row(t, i, dst)
+					if err == nil {
+						err = finiteRow(dst, i)
+					}
+					if err != nil {
+						errs[t] = err
+						failed.Store(true)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func finiteRow(dst []float64, i int) error {
+	for l, v := range dst {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("kernel value between object %d and landmark %d is %v; kernel values must be finite", i, l, v)
+		}
+	}
+	return nil
+}
+
+// inverseSqrtLandmarks returns M = U_r·Σ_r^(−1/2) (m×r row-major) for the
+// landmark block W = C[L, :], and W's smallest eigenvalue.
+func inverseSqrtLandmarks(C []float64, landmarks []int, m int, poll func() error) ([]float64, float64, error) {
+	W := make([]float64, m*m)
+	for a, la := range landmarks {
+		for b := a; b < m; b++ {
+			W[a*m+b] = (C[la*m+b] + C[landmarks[b]*m+a]) / 2
+		}
+	}
+	res, err := denseEigen(W, m, m, m, poll)
+	if err != nil {
+		return nil, 0, err
+	}
+	tol := float64(m) * eps * res.vals[0]
+	r := 0
+	for r < m && res.vals[r] > tol && res.vals[r] > 0 {
+		r++
+	}
+	if r == 0 {
+		return nil, 0, fmt.Errorf("the Gram matrix of the %d landmarks has no positive eigenvalue (largest %.6g); the kernel is not positive semi-definite or is zero on them", m, res.vals[0])
+	}
+	M := make([]float64, m*r)
+	for j := 0; j < r; j++ {
+		s := 1 / math.Sqrt(res.vals[j])
+		for i := 0; i < m; i++ {
+			M[i*r+j] = res.vecs[i*m+j] * s
+		}
+	}
+	return M, res.minEig, nil
+}
+
+// centredFeatures overwrites the first r columns of C (n×m) with the
+// centred features Φ_c = C·M − 1·μᵀ, block by block, and returns μ and
+// S = Φ_cᵀΦ_c (r×r, full).
+func centredFeatures(C []float64, n, m int, M []float64, r int, poll func() error) ([]float64, []float64, error) {
+	const block = 256
+	tmp := make([]float64, block*r)
+	mu := make([]float64, r)
+	mM := blas64.General{Rows: m, Cols: r, Stride: r, Data: M}
+	for lo := 0; lo < n; lo += block {
+		if err := poll(); err != nil {
+			return nil, nil, err
+		}
+		b := min(block, n-lo)
+		cb := blas64.General{Rows: b, Cols: m, Stride: m, Data: C[lo*m:]}
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, cb, mM, 0, blas64.General{Rows: b, Cols: r, Stride: r, Data: tmp})
+		for i := 0; i < b; i++ {
+			copy(C[(lo+i)*m:(lo+i)*m+r], tmp[i*r:(i+1)*r])
+			for j := 0; j < r; j++ {
+				mu[j] += tmp[i*r+j]
+			}
+		}
+	}
+	for j := range mu {
+		mu[j] /= float64(n)
+	}
+	S := blas64.Symmetric{N: r, Stride: r, Data: make([]float64, r*r), Uplo: blas.Upper}
+	for lo := 0; lo < n; lo += block {
+		if err := poll(); err != nil {
+			return nil, nil, err
+		}
+		b := min(block, n-lo)
+		for i := lo; i < lo+b; i++ {
+			row := C[i*m : i*m+r]
+			for j := range row {
+				row[j] -= mu[j]
+			}
+		}
+		blas64.Syrk(blas.Trans, 1, blas64.General{Rows: b, Cols: r, Stride: m, Data: C[lo*m:]}, 1, S)
+	}
+	mirrorUpper(S.Data, r, r)
+	return mu, S.Data, nil
+}
+
+// flipLike applies the sign rule to the n×k projections and flips the
+// matching columns of q (r×k) with them.
+func flipLike(proj, q []float64, n, r, k int) {
+	for j, flipped := range fixSigns(proj, n, k) {
+		if flipped {
+			for i := 0; i < r; i++ {
+				q[i*k+j] = -q[i*k+j]
+			}
+		}
+	}
+}
