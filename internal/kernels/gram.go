@@ -1,0 +1,181 @@
+package kernels
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// GramOptions control a parallel Gram computation.
+type GramOptions struct {
+	// Workers bounds the goroutines used (0: runtime.GOMAXPROCS(0)).
+	// Small problems run on fewer, since starting goroutines would cost
+	// more than the kernel values.
+	Workers int
+	// Interrupt, if not nil, is polled every pollCells kernel values by
+	// every worker; its first error stops the computation and is returned
+	// as is. Each worker's Workspace polls it too, inside long string
+	// kernels.
+	Interrupt func() error
+	// MaxCells bounds a string kernel's dynamic programme in each worker's
+	// Workspace (0: no bound).
+	MaxCells int64
+}
+
+// PairError is a kernel evaluation that failed on one pair of objects,
+// identified by their indices, so that callers can name the rows.
+type PairError struct {
+	Row, Col int
+	Err      error
+}
+
+func (e *PairError) Error() string {
+	return fmt.Sprintf("objects %d and %d: %v", e.Row, e.Col, e.Err)
+}
+
+// Unwrap returns the evaluation's error.
+func (e *PairError) Unwrap() error { return e.Err }
+
+// pollCells is how many kernel values a worker computes between interrupt
+// checks: a few microseconds of vector kernels, so polling is free and an
+// interrupt is seen within milliseconds.
+const pollCells = 256
+
+// minParallelCells is the smallest job worth a second goroutine.
+const minParallelCells = 4096
+
+// Gram fills the upper triangle (j ≥ i) of the n×n row-major matrix dst
+// (n = len(objs), len(dst) ≥ n·n) with K(objs[i], objs[j]), evaluating each
+// unordered pair once, on opt.Workers goroutines with a Workspace each. The
+// strict lower triangle is not written: symmetric consumers read the upper
+// one, and mirroring it here would make the workers write the same cache
+// lines. Values past the float64 range are ±Inf, as EvalFloat gives them.
+func (s *Spec) Gram(objs []Object, dst []float64, opt GramOptions) error {
+	n := len(objs)
+	if len(dst) < n*n {
+		return fmt.Errorf("kernels: Gram needs %d cells, dst has %d", n*n, len(dst))
+	}
+	// Rows are handed out longest first (row i has n−i cells), which
+	// balances unequal rows across workers.
+	return s.parallel(n, n*(n+1)/2, 1, opt, func(i int, p *poller) error {
+		row := dst[i*n : (i+1)*n]
+		for j := i; j < n; j++ {
+			v, err := s.EvalFloat(&objs[i], &objs[j], p.ws)
+			if err != nil {
+				return &PairError{Row: i, Col: j, Err: err}
+			}
+			row[j] = v
+			if err := p.tick(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Cross fills the len(a)×len(b) row-major matrix dst with K(a[i], b[j]),
+// in parallel over the rows. With b a single object it is one row (or, by
+// symmetry, column) of a Gram matrix: dst[i] = K(a[i], b[0]).
+func (s *Spec) Cross(a, b []Object, dst []float64, opt GramOptions) error {
+	n, m := len(a), len(b)
+	if len(dst) < n*m {
+		return fmt.Errorf("kernels: Cross needs %d cells, dst has %d", n*m, len(dst))
+	}
+	// Short rows are handed out several at a time, so that a one-column
+	// Cross does not pay an atomic increment per kernel value.
+	return s.parallel(n, n*m, max(1, 64/max(m, 1)), opt, func(i int, p *poller) error {
+		row := dst[i*m : (i+1)*m]
+		for j := range b {
+			v, err := s.EvalFloat(&a[i], &b[j], p.ws)
+			if err != nil {
+				return &PairError{Row: i, Col: j, Err: err}
+			}
+			row[j] = v
+			if err := p.tick(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// poller is one worker's workspace and interrupt counter.
+type poller struct {
+	ws    *Workspace
+	check func() error
+	count int
+}
+
+func (p *poller) tick() error {
+	p.count++
+	if p.count < pollCells || p.check == nil {
+		return nil
+	}
+	p.count = 0
+	return p.check()
+}
+
+// parallel runs row(i) for i in [0, n) on up to opt.Workers goroutines,
+// handing out chunk rows at a time so that expensive rows do not leave
+// other workers idle, and returns the first error.
+func (s *Spec) parallel(n, cells, chunk int, opt GramOptions, row func(i int, p *poller) error) error {
+	if n == 0 {
+		return nil
+	}
+	w := opt.Workers
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	w = min(w, n, max(1, cells/minParallelCells))
+	var next atomic.Int64
+	var failed atomic.Bool
+	errs := make([]error, w)
+	work := func(t int) {
+		p := &poller{ws: &Workspace{MaxCells: opt.MaxCells, Check: opt.Interrupt}, check: opt.Interrupt}
+		for !failed.Load() {
+			lo := int(next.Add(int64(chunk))) - chunk
+			if lo >= n {
+				return
+			}
+			for i := lo; i < min(lo+chunk, n); i++ {
+				if err := row(i, p); err != nil {
+					errs[t] = err
+					failed.Store(true)
+					return
+				}
+			}
+		}
+	}
+	if w == 1 {
+		work(0)
+	} else {
+		var wg sync.WaitGroup
+		for t := 0; t < w; t++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				work(t)
+			}()
+		}
+		wg.Wait()
+	}
+	return firstError(errs, opt.Interrupt)
+}
+
+// firstError prefers the interrupt: once a statement is cancelled, a
+// worker's evaluation error may only be a symptom of it.
+func firstError(errs []error, interrupt func() error) error {
+	var first error
+	for _, err := range errs {
+		if err != nil && first == nil {
+			first = err
+		}
+	}
+	if first != nil && interrupt != nil {
+		if err := interrupt(); err != nil {
+			return err
+		}
+	}
+	return first
+}
