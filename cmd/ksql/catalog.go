@@ -31,13 +31,24 @@ func (s *Shell) queryStrings(ctx context.Context, q string, args ...any) ([]stri
 	return out, rows.Err()
 }
 
-// userTablesSQL lists the tables and views a user made (no sqlite_ internals
-// and no shadow tables of virtual tables), temp ones as temp.NAME.
-const userTablesSQL = `SELECT CASE schema WHEN 'main' THEN name ELSE schema || '.' || name END
-FROM pragma_table_list
-WHERE type IN ('table', 'view', 'virtual') AND name NOT LIKE 'sqlite\_%' ESCAPE '\'
-  AND (?1 = '' OR name LIKE ?1)
-ORDER BY schema <> 'main', 1`
+// isShadow is an SQL condition, true for the shadow tables that virtual
+// tables keep for themselves. SQLite marks them only when the module says
+// so, and sqlite-vec does not for all of its tables (vec0's
+// NAME_vector_chunks00), so a table named VTAB_SUFFIX next to a virtual
+// table VTAB counts as shadow too: SQLite's own rule names shadow tables so.
+func isShadow(schema, name string) string {
+	return fmt.Sprintf(`EXISTS (SELECT 1 FROM pragma_table_list AS v WHERE v.schema = %[1]s
+    AND (v.name = %[2]s AND v.type = 'shadow' OR v.type = 'virtual'
+         AND substr(%[2]s, 1, length(v.name) + 1) = v.name || '_'))`, schema, name)
+}
+
+// userTablesSQL lists the tables and views a user made (no sqlite_ internals,
+// no shadow tables), temp ones as temp.NAME.
+var userTablesSQL = `SELECT CASE t.schema WHEN 'main' THEN t.name ELSE t.schema || '.' || t.name END
+FROM pragma_table_list AS t
+WHERE t.type IN ('table', 'view', 'virtual') AND t.name NOT LIKE 'sqlite\_%' ESCAPE '\'
+  AND (?1 = '' OR t.name LIKE ?1) AND NOT ` + isShadow("t.schema", "t.name") + `
+ORDER BY t.schema <> 'main', 1`
 
 func cmdTables(s *Shell, _ *source, args []string, _ string) error {
 	if err := wantArgs(args, 0, 1); err != nil {
@@ -85,16 +96,15 @@ func printColumns(s *Shell, names []string, width int) {
 	}
 }
 
-// schemaSQL returns the CREATE statements, leaving out internals and the
-// shadow tables that virtual tables (vec0, fts5) keep for themselves.
-const schemaSQL = `SELECT s.sql FROM (
-    SELECT 'main' AS db, type, name, tbl_name, sql FROM sqlite_schema
-    UNION ALL SELECT 'temp', type, name, tbl_name, sql FROM sqlite_temp_schema) AS s
+// schemaSQL returns the CREATE statements in the order they were made,
+// leaving out internals and shadow tables.
+var schemaSQL = `SELECT s.sql FROM (
+    SELECT 'main' AS db, rowid AS seq, type, name, tbl_name, sql FROM sqlite_schema
+    UNION ALL SELECT 'temp', rowid, type, name, tbl_name, sql FROM sqlite_temp_schema) AS s
 WHERE s.sql IS NOT NULL AND s.name NOT LIKE 'sqlite\_%' ESCAPE '\'
   AND (?1 = '' OR s.name LIKE ?1 OR s.tbl_name LIKE ?1)
-  AND NOT EXISTS (SELECT 1 FROM pragma_table_list AS t
-                  WHERE t.schema = s.db AND t.name = s.tbl_name AND t.type = 'shadow')
-ORDER BY s.db <> 'main', s.tbl_name, s.type DESC, s.name`
+  AND NOT ` + isShadow("s.db", "s.tbl_name") + `
+ORDER BY s.db <> 'main', s.seq`
 
 func cmdSchema(s *Shell, _ *source, args []string, _ string) error {
 	if err := wantArgs(args, 0, 1); err != nil {

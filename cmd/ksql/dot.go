@@ -109,8 +109,10 @@ func countWord(lo, hi int) string {
 	switch {
 	case lo == hi && lo == 0:
 		return "no arguments"
+	case lo == hi && lo == 1:
+		return "1 argument"
 	case lo == hi:
-		return fmt.Sprintf("%d argument(s)", lo)
+		return fmt.Sprintf("%d arguments", lo)
 	}
 	return fmt.Sprintf("%d to %d arguments", lo, hi)
 }
@@ -154,7 +156,8 @@ func cmdHelp(s *Shell, _ *source, args []string, _ string) error {
 		fmt.Fprintf(s.out, "%-36s %s\n", c.usage, c.help)
 	}
 	fmt.Fprint(s.out, "\nEnd SQL statements with \";\". Ctrl-C interrupts a running statement.\n"+
-		".help vectors tells how vector BLOBs print; .help import the .import rules.\n")
+		"Input must be UTF-8: a statement that is not is refused with its line number.\n"+
+		".help vectors, .help import and .help plot tell more.\n")
 	return nil
 }
 
@@ -259,19 +262,18 @@ func cmdVectors(s *Shell, _ *source, args []string, _ string) error {
 		fmt.Fprintf(s.out, "vectors: %s, %d elements shown\n", s.opts.fmt.vectors, s.opts.fmt.vecWidth)
 		return nil
 	}
-	switch m := strings.ToLower(args[1]); m {
-	case vecAuto, vecOn, vecOff:
-		s.opts.fmt.vectors = m
-	default:
+	m := strings.ToLower(args[1])
+	if m != vecAuto && m != vecOn && m != vecOff {
 		return fmt.Errorf(".vectors: expected auto, on or off, got %q", args[1])
 	}
+	n := s.opts.fmt.vecWidth
 	if len(args) == 3 {
-		n, err := strconv.Atoi(args[2])
-		if err != nil || n < 1 {
+		var err error
+		if n, err = strconv.Atoi(args[2]); err != nil || n < 1 {
 			return fmt.Errorf(".vectors: the element count must be a whole number ≥ 1, got %q", args[2])
 		}
-		s.opts.fmt.vecWidth = n
 	}
+	s.opts.fmt.vectors, s.opts.fmt.vecWidth = m, n
 	return nil
 }
 

@@ -35,7 +35,8 @@ var helpTopics = map[string]string{
   Every regular file under DIR (recursively, in name order, hidden files and
   directories skipped) becomes a row (id, name, body): name is the path
   relative to DIR, body the text. TABLE is created as
-  (id INTEGER PRIMARY KEY, name TEXT UNIQUE, body TEXT) when missing.
+  (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, body TEXT NOT NULL)
+  when missing.
   Files that are not UTF-8 text (invalid UTF-8 or a NUL byte) are skipped
   with a warning.
 `,

@@ -233,9 +233,17 @@ func looksInt(v string) bool {
 	return err == nil
 }
 
-// looksReal accepts decimal numbers only (not inf, nan or hex floats).
+// looksReal accepts decimal numbers only (not inf, nan or hex floats), and,
+// like looksInt, none with leading zeros.
 func looksReal(v string) bool {
 	if strings.Trim(v, "0123456789+-.eE") != "" || strings.Trim(v, "+-.eE") == "" {
+		return false
+	}
+	digits := strings.TrimLeft(v, "+-")
+	if i := strings.IndexAny(digits, ".eE"); i >= 0 {
+		digits = digits[:i]
+	}
+	if len(digits) > 1 && digits[0] == '0' {
 		return false
 	}
 	_, err := strconv.ParseFloat(v, 64)

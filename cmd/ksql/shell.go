@@ -164,6 +164,7 @@ func cleanError(err error) string {
 	}
 	msg := sqliteCode.ReplaceAllString(err.Error(), "")
 	msg = strings.TrimPrefix(msg, "SQL logic error: ")
+	msg = strings.TrimPrefix(msg, "constraint failed: ")
 	if strings.HasPrefix(msg, "interrupted") {
 		return "interrupted"
 	}

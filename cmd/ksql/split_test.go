@@ -1,0 +1,68 @@
+package main
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestSplitSQL(t *testing.T) {
+	tests := []struct {
+		name     string
+		in       string
+		want     []string
+		wantLine []int
+		rest     string
+		complete bool
+	}{
+		{"one", "SELECT 1;", []string{"SELECT 1;"}, []int{1}, "", true},
+		{"two on a line", "SELECT 1; SELECT 2;", []string{"SELECT 1;", "SELECT 2;"}, []int{1, 1}, "", true},
+		{"no semicolon", "SELECT 1", nil, nil, "SELECT 1", false},
+		{"semicolon in string", "SELECT 'a;b';", []string{"SELECT 'a;b';"}, []int{1}, "", true},
+		{"doubled quote", "SELECT 'it''s;';", []string{"SELECT 'it''s;';"}, []int{1}, "", true},
+		{"open string", "SELECT 'a;\nb", nil, nil, "SELECT 'a;\nb", false},
+		{"quoted identifier", `SELECT 1 AS "x;y";`, []string{`SELECT 1 AS "x;y";`}, []int{1}, "", true},
+		{"bracket identifier", "SELECT [a;b] FROM t;", []string{"SELECT [a;b] FROM t;"}, []int{1}, "", true},
+		{"backquote", "SELECT `a;b` FROM t;", []string{"SELECT `a;b` FROM t;"}, []int{1}, "", true},
+		{"line comment", "SELECT 1 -- ;\n;", []string{"SELECT 1 -- ;\n;"}, []int{1}, "", true},
+		{"block comment", "SELECT /* ; */ 1;", []string{"SELECT /* ; */ 1;"}, []int{1}, "", true},
+		{"open block comment", "SELECT /* ;", nil, nil, "SELECT /* ;", false},
+		{"comment only", "-- nothing\n/* here */", nil, nil, "", true},
+		{"empty statements", ";;  ;", nil, nil, "", true},
+		{"trailing comment", "SELECT 1; -- done", []string{"SELECT 1;"}, []int{1}, "", true},
+		{"line numbers", "\nSELECT 1;\n\nSELECT\n2;", []string{"SELECT 1;", "SELECT\n2;"}, []int{2, 4}, "", true},
+		{"trigger body", "CREATE TRIGGER tr AFTER INSERT ON t BEGIN SELECT 1; SELECT 2; END;",
+			[]string{"CREATE TRIGGER tr AFTER INSERT ON t BEGIN SELECT 1; SELECT 2; END;"}, []int{1}, "", true},
+		{"trigger unfinished", "CREATE TEMP TRIGGER tr AFTER INSERT ON t BEGIN SELECT 1;", nil, nil,
+			"CREATE TEMP TRIGGER tr AFTER INSERT ON t BEGIN SELECT 1;", false},
+		{"column named end", "SELECT 1 AS end;", []string{"SELECT 1 AS end;"}, []int{1}, "", true},
+		{"complete then partial", "SELECT 1; SELECT", []string{"SELECT 1;"}, []int{1}, "SELECT", false},
+		{"unicode", "SELECT 'совсем; новый';", []string{"SELECT 'совсем; новый';"}, []int{1}, "", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			stmts, rest, complete := splitSQL(tc.in)
+			var got []string
+			var lines []int
+			for _, s := range stmts {
+				got = append(got, s.text)
+				lines = append(lines, s.line)
+			}
+			if !slices.Equal(got, tc.want) || !slices.Equal(lines, tc.wantLine) {
+				t.Errorf("statements = %q at lines %v, want %q at %v", got, lines, tc.want, tc.wantLine)
+			}
+			if rest.text != tc.rest || complete != tc.complete {
+				t.Errorf("rest, complete = %q, %v; want %q, %v", rest.text, complete, tc.rest, tc.complete)
+			}
+		})
+	}
+}
+
+func TestIsBlankSQL(t *testing.T) {
+	for in, want := range map[string]bool{
+		"": true, "  \t": true, "-- c": true, "/* c */": true, "/* open": false, "x": false, ";": false,
+	} {
+		if got := isBlankSQL(in); got != want {
+			t.Errorf("isBlankSQL(%q) = %v, want %v", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,4 @@
+-- args: -bail
+SELECT 'before';
+SELECT nosuch;
+SELECT 'never printed';

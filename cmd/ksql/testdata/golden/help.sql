@@ -1,0 +1,5 @@
+.help
+.help import
+.help .plot
+.help vectors
+.kernels

@@ -1,0 +1,3 @@
+SELECT 'first';
+.quit
+SELECT 'never printed';
