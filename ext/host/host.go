@@ -11,6 +11,7 @@ package host
 import (
 	"context"
 	"errors"
+	"sync"
 	"sync/atomic"
 )
 
@@ -34,6 +35,28 @@ type Conn struct {
 	// Stats counts events that tests and users can observe through
 	// ksql_config statistics.
 	Stats *Stats
+
+	valuesMu sync.Mutex
+	values   map[any]any
+}
+
+// Value returns the value this connection keeps under key, creating it
+// with mk on first use. Modules keep connection-wide state here that must
+// outlive one table or cursor, such as the registry of kpca tables that
+// kpca_eigen looks up by name. Use an unexported key type, as with
+// context values, so that packages cannot collide.
+func (c *Conn) Value(key any, mk func() any) any {
+	c.valuesMu.Lock()
+	defer c.valuesMu.Unlock()
+	if v, ok := c.values[key]; ok {
+		return v
+	}
+	if c.values == nil {
+		c.values = map[any]any{}
+	}
+	v := mk()
+	c.values[key] = v
+	return v
 }
 
 // NewConn returns a Conn that runs SQL through query.
