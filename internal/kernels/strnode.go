@@ -1,21 +1,20 @@
 package kernels
 
 import (
-	"errors"
-
+	"github.com/ksql/ksql/internal/strkernel"
 	"github.com/ksql/ksql/internal/xfloat"
 )
 
 // String kernel kinds and units as the spec language names them.
 const (
-	strSubseq = iota
-	strSSK
-	strNgram
+	strSubseq = int(strkernel.Subseq)
+	strSSK    = int(strkernel.SSK)
+	strNgram  = int(strkernel.NGram)
 )
 
 const (
-	unitChar = 0
-	unitWord = 1
+	unitChar = int(strkernel.Char)
+	unitWord = int(strkernel.Word)
 )
 
 // strParams are a string kernel's parameters as parsed from a spec.
@@ -27,12 +26,13 @@ type strParams struct {
 	unit   int
 }
 
-type strSeq struct{}
+type strSeq = strkernel.Seq
 
-type strWorkspace struct{}
+type strWorkspace = strkernel.Workspace
 
-func decodeString(s string, unit int) strSeq { return strSeq{} }
+func decodeString(s string, unit int) strSeq { return strkernel.Decode(s, strkernel.Unit(unit)) }
 
 func evalString(p strParams, a, b *Object, ws *Workspace) (xfloat.F, error) {
-	return xfloat.F{}, errors.New("string kernels are not implemented yet")
+	sp := strkernel.Params{Kind: strkernel.Kind(p.kind), P: p.p, Lambda: p.lambda, N: p.n, Unit: strkernel.Unit(p.unit)}
+	return strkernel.Eval(sp, a.seqs[p.unit], b.seqs[p.unit], &ws.str, strkernel.Limits{MaxCells: ws.MaxCells, Check: ws.Check})
 }
