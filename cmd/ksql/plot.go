@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -26,6 +27,15 @@ const (
 )
 
 var plotFormats = []string{".png", ".svg", ".pdf"}
+
+// glyphShapes tell the groups apart without colour; filled shapes first,
+// since they stay visible when points crowd.
+var glyphShapes = []draw.GlyphDrawer{
+	draw.CircleGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}, draw.RingGlyph{},
+	draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PlusGlyph{}, draw.CrossGlyph{},
+}
+
+const glyphRadius = vg.Length(2.5)
 
 func cmdPlot(s *Shell, _ *source, args []string, rest string) error {
 	out, query, err := parsePlotArgs(rest)
@@ -226,7 +236,7 @@ func addPlain(p *plot.Plot, pts plotter.XYs) error {
 	if err != nil {
 		return err
 	}
-	sc.GlyphStyle.Color = plotutil.Color(0)
+	sc.GlyphStyle = draw.GlyphStyle{Color: plotutil.Color(0), Shape: glyphShapes[0], Radius: glyphRadius}
 	p.Add(sc)
 	return nil
 }
@@ -280,12 +290,11 @@ func addColourGroups(p *plot.Plot, pts plotter.XYs, labels, distinct []string, n
 		if err != nil {
 			return err
 		}
-		sc.GlyphStyle.Color = plotutil.Color(k)
-		sc.GlyphStyle.Shape = plotutil.Shape(k)
+		sc.GlyphStyle = draw.GlyphStyle{Color: plotutil.Color(k), Shape: glyphShapes[k%len(glyphShapes)], Radius: glyphRadius}
 		p.Add(sc)
 		p.Legend.Add(name+" = "+d, sc)
 	}
-	p.Legend.Top = true
+	roomForLegend(p, len(distinct))
 	return nil
 }
 
@@ -314,19 +323,32 @@ func addColourScale(p *plot.Plot, pts plotter.XYs, keep []int, rows [][]any, g i
 	if err != nil {
 		return err
 	}
+	style := draw.GlyphStyle{Shape: glyphShapes[0], Radius: glyphRadius}
 	sc.GlyphStyleFunc = func(i int) draw.GlyphStyle {
-		st := sc.GlyphStyle
+		st := style
 		st.Color = colourOf(vals[i])
 		return st
 	}
 	p.Add(sc)
 	for _, v := range []float64{lo, hi} {
 		key, _ := plotter.NewScatter(plotter.XYs{{}})
+		key.GlyphStyle = style
 		key.GlyphStyle.Color = colourOf(v)
-		p.Legend.Add(fmt.Sprintf("%s = %s", name, humanReal(v)), key)
+		p.Legend.Add(fmt.Sprintf("%s = %s", name, strconv.FormatFloat(v, 'g', 6, 64)), key)
 	}
-	p.Legend.Top = true
+	roomForLegend(p, 2)
 	return nil
+}
+
+// roomForLegend raises the top of the y axis so that the legend, drawn in
+// the top right corner, sits above the points instead of over them.
+func roomForLegend(p *plot.Plot, entries int) {
+	p.Legend.Top = true
+	span := p.Y.Max - p.Y.Min
+	if span <= 0 {
+		span = 1
+	}
+	p.Y.Max += span * 0.07 * float64(entries+1)
 }
 
 // savePlot renders in memory first, so a failure leaves no half-written file.

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "test.db")
+	notDB := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notDB, []byte("just some text, not a database\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name       string
+		args       []string
+		stdin      string
+		wantOut    string // exact stdout, unless wantOutRE is set
+		wantOutRE  string
+		wantErr    string // substring of stderr ("" means stderr must be empty)
+		wantStatus int
+	}{
+		{name: "help", args: []string{"-help"}, wantOutRE: `^Usage: ksql \[OPTIONS\] \[FILE \[SQL\.\.\.\]\]\n(.|\n)*-bail`},
+		{name: "version", args: []string{"--version"}, wantOutRE: `^ksql \S+ \(SQLite 3\.\d+\.\d+, driver ksql\)\n$`},
+		{name: "unknown option", args: []string{"-frobnicate"}, wantErr: "ksql: unknown option -frobnicate\nRun ksql -help", wantStatus: 1},
+		{name: "unknown option after file", args: []string{db, "-x"}, wantErr: "unknown option -x", wantStatus: 1},
+		{name: "option without value", args: []string{"-cmd"}, wantErr: "option -cmd needs a value", wantStatus: 1},
+		{name: "create in file", args: []string{db, "CREATE TABLE t(x, y); INSERT INTO t VALUES (1, 'a'), (2, NULL)"}},
+		{name: "file persists", args: []string{"-json", db, "SELECT * FROM t"}, wantOut: "[{\"x\":1,\"y\":\"a\"},\n{\"x\":2,\"y\":null}]\n"},
+		{name: "several SQL args", args: []string{"-csv", "-header", db, "SELECT x FROM t LIMIT 1", ".mode list", "SELECT y FROM t LIMIT 1"}, wantOut: "x\n1\ny\na\n"},
+		{name: "options after file", args: []string{db, "-line", "SELECT x FROM t LIMIT 1"}, wantOut: "x = 1\n"},
+		{name: "table and noheader", args: []string{"-table", "-noheader", db, "SELECT count(*) AS n FROM t"}, wantOut: "+---+\n| n |\n+---+\n| 2 |\n+---+\n"},
+		{name: "separator and nullvalue", args: []string{"-separator", `\t`, "-nullvalue", "NULL", db, "SELECT x, y FROM t"}, wantOut: "1\ta\n2\tNULL\n"},
+		{name: "error in SQL arg", args: []string{db, "SELECT nosuch FROM t"}, wantErr: "Error: no such column: nosuch", wantStatus: 1},
+		{name: "cmd then stdin", args: []string{"-cmd", ".mode csv", "-cmd", "SELECT 1, 'a b'"}, stdin: "SELECT 2;\n", wantOut: "1,a b\n2\n"},
+		{name: "bail in cmd", args: []string{"-bail", "-cmd", "SELECT nosuch"}, stdin: "SELECT 'not reached';\n", wantErr: "no such column", wantStatus: 1},
+		{name: "quit in cmd", args: []string{"-cmd", ".quit"}, stdin: "SELECT 'not reached';\n"},
+		{name: "directory as database", args: []string{dir, "SELECT 1"}, wantErr: "is a directory, not a database file", wantStatus: 1},
+		{name: "text file as database", args: []string{notDB, "SELECT 1"}, wantErr: "file is not a database", wantStatus: 1},
+		{name: "non-UTF-8 statement", stdin: "SELECT 'caf\xe9';\nSELECT 'next';\n", wantOut: "next\n",
+			wantErr: "Error: stdin:1: the statement is not valid UTF-8 text", wantStatus: 1},
+		{name: "CRLF input", stdin: "SELECT 1;\r\nSELECT\r\n 2;\r\n", wantOut: "1\n2\n"},
+		{name: "timer", stdin: ".timer on\nSELECT 1;\n", wantOutRE: `^1\nRun Time: real \d+\.\d{3} user \d+\.\d{6} sys \d+\.\d{6}\n$`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errs, status := runShell(t, tc.stdin, tc.args...)
+			if tc.wantOutRE != "" {
+				if !regexp.MustCompile(tc.wantOutRE).MatchString(out) {
+					t.Errorf("stdout %q does not match %s", out, tc.wantOutRE)
+				}
+			} else if out != tc.wantOut {
+				t.Errorf("stdout = %q, want %q", out, tc.wantOut)
+			}
+			if tc.wantErr == "" && errs != "" || !strings.Contains(errs, tc.wantErr) {
+				t.Errorf("stderr = %q, want it to contain %q", errs, tc.wantErr)
+			}
+			if status != tc.wantStatus {
+				t.Errorf("exit status %d, want %d", status, tc.wantStatus)
+			}
+		})
+	}
+	if b, err := os.ReadFile(notDB); err != nil || string(b) != "just some text, not a database\n" {
+		t.Errorf("opening a text file as a database changed it: %q, %v", b, err)
+	}
+}
+
+func TestOutputCommand(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "out.txt")
+	in := ".output " + file + "\nSELECT 'to the file';\n.output\nSELECT 'to stdout';\n" +
+		".output " + dir + "\nSELECT 'still stdout';\n"
+	out, errs, status := runShell(t, in)
+	if out != "to stdout\nstill stdout\n" {
+		t.Errorf("stdout = %q", out)
+	}
+	if b, err := os.ReadFile(file); err != nil || string(b) != "to the file\n" {
+		t.Errorf("file holds %q, %v", b, err)
+	}
+	if !strings.Contains(errs, "it is a directory") || status != 1 {
+		t.Errorf("stderr %q, status %d: want the directory error and status 1", errs, status)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer the spinner goroutine may write to while
+// the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+const longQuery = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) SELECT count(*) FROM c"
+
+// newTestShell opens an in-memory shell whose stderr is errw.
+func newTestShell(t *testing.T, errw *lockedBuffer, progress bool) (*Shell, *bytes.Buffer) {
+	t.Helper()
+	var out bytes.Buffer
+	o, _ := parseOptions(nil)
+	s, err := openShell(o, stdio{out: &out, err: errw, errTTY: progress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.close)
+	return s, &out
+}
+
+// TestInterruptAndSpinner cancels a statement that would run for minutes
+// and checks that the shell goes on, and that the spinner shows on a
+// terminal stderr and is wiped when the statement ends.
+func TestInterruptAndSpinner(t *testing.T) {
+	for _, progress := range []bool{true, false} {
+		var errw lockedBuffer
+		s, out := newTestShell(t, &errw, progress)
+		s.interactive = true
+		s.progressDelay = 50 * time.Millisecond
+		done := make(chan error, 1)
+		go func() { done <- s.runSQL(longQuery) }()
+		time.Sleep(400 * time.Millisecond)
+		if !s.interrupt() {
+			t.Fatal("interrupt found nothing running")
+		}
+		select {
+		case err := <-done:
+			if err == nil || cleanError(err) != "interrupted" {
+				t.Errorf("the interrupted statement returned %v, want interrupted", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the statement did not stop within 10s of the interrupt")
+		}
+		spin := errw.String()
+		if progress && (!strings.Contains(spin, "running") || !strings.HasSuffix(spin, "\r\x1b[K")) {
+			t.Errorf("stderr on a terminal = %q, want a spinner that is wiped at the end", spin)
+		}
+		if !progress && spin != "" {
+			t.Errorf("stderr that is not a terminal got %q, want nothing", spin)
+		}
+		if err := s.runSQL("SELECT 42"); err != nil || out.String() != "42\n" {
+			t.Errorf("after the interrupt: %v, output %q", err, out.String())
+		}
+	}
+}
