@@ -1,0 +1,213 @@
+//go:build linux || darwin
+
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// buildShell compiles the ksql binary for the tests that need a real
+// process on a pseudo-terminal.
+func buildShell(t *testing.T) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool on PATH to build the shell")
+	}
+	bin := filepath.Join(t.TempDir(), "ksql")
+	out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("building the shell: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// ptyTerm drives one shell process through a pseudo-terminal: what the
+// process writes is collected, and expect waits for text after the last match.
+type ptyTerm struct {
+	t    *testing.T
+	f    *os.File
+	cmd  *exec.Cmd
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	seen int
+}
+
+func startPTY(t *testing.T, bin string, env []string, args ...string) *ptyTerm {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
+	if err != nil {
+		t.Fatalf("starting the shell on a pty: %v", err)
+	}
+	tm := &ptyTerm{t: t, f: f, cmd: cmd}
+	go func() {
+		b := make([]byte, 4096)
+		for {
+			n, err := f.Read(b)
+			tm.mu.Lock()
+			tm.buf.Write(b[:n])
+			tm.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		f.Close()
+	})
+	return tm
+}
+
+// expect waits for s to appear after the previous match.
+func (tm *ptyTerm) expect(s string) {
+	tm.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		tm.mu.Lock()
+		out := tm.buf.String()
+		tm.mu.Unlock()
+		if i := strings.Index(out[tm.seen:], s); i >= 0 {
+			tm.seen += i + len(s)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	tail := tm.buf.String()[tm.seen:]
+	tm.t.Fatalf("waited 20s for %q; the terminal shows after the last match:\n%q", s, tail)
+}
+
+// since returns what the terminal got after the given offset.
+func (tm *ptyTerm) since(off int) string {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	return tm.buf.String()[off:]
+}
+
+func (tm *ptyTerm) send(s string) {
+	tm.t.Helper()
+	if _, err := tm.f.WriteString(s); err != nil {
+		tm.t.Fatalf("typing %q: %v", s, err)
+	}
+}
+
+func (tm *ptyTerm) wait() int {
+	tm.t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- tm.cmd.Wait() }()
+	select {
+	case <-done:
+		return tm.cmd.ProcessState.ExitCode()
+	case <-time.After(20 * time.Second):
+		tm.t.Fatal("the shell did not exit")
+	}
+	return -1
+}
+
+// TestInteractive runs the shell on a pseudo-terminal the way a person
+// would: statements over several lines, tab completion, Ctrl-C at the prompt
+// and during a long statement (the shell must survive), Ctrl-D to leave,
+// and the history file read back by a second session.
+func TestInteractive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs it on a pty")
+	}
+	bin := buildShell(t)
+	dir := t.TempDir()
+	hist := filepath.Join(dir, "state", "ksql", "history")
+	env := []string{"TERM=xterm", "HOME=" + dir, "XDG_STATE_HOME=" + filepath.Join(dir, "state"), "PATH=" + os.Getenv("PATH")}
+
+	tm := startPTY(t, bin, env)
+	tm.expect("Connected to a transient in-memory database.")
+	tm.expect(prompt)
+	tm.send("CREATE TABLE documents(id INTEGER, body TEXT);\r")
+	tm.expect(prompt)
+	tm.send("INSERT INTO documents VALUES (1, 'a'), (2, 'b');\r")
+	tm.expect(prompt)
+
+	// A statement over two lines runs once it is complete.
+	tm.send("SELECT 40 +\r")
+	tm.expect(contPrompt)
+	tm.send("2 AS answer;\r")
+	tm.expect("\r\n42\r\n")
+	tm.expect(prompt)
+
+	// Tab completes the table name.
+	tm.send("SELECT count(*) FROM docu\t")
+	tm.expect("FROM documents")
+	tm.send(";\r")
+	tm.expect("\r\n2\r\n")
+	tm.expect(prompt)
+
+	// Ctrl-C at the prompt drops the unfinished statement.
+	mark := tm.seen
+	tm.send("SELECT 'dropped'\r")
+	tm.expect(contPrompt)
+	tm.send("\x03")
+	tm.expect(prompt)
+	tm.send("SELECT 'kept';\r")
+	tm.expect("\r\nkept\r\n")
+	tm.expect(prompt)
+	if out := tm.since(mark); strings.Contains(out, "Error") {
+		t.Errorf("Ctrl-C at the prompt did not drop the pending text:\n%q", out)
+	}
+
+	// Ctrl-C during a statement that would run for minutes interrupts it;
+	// the spinner shows on the terminal's stderr after a second.
+	tm.send(longQuery + ";\r")
+	tm.expect("running")
+	tm.send("\x03")
+	tm.expect("Error: interrupted")
+	tm.expect(prompt)
+	tm.send("SELECT 6 * 7 AS survived;\r")
+	tm.expect("\r\n42\r\n")
+	tm.expect(prompt)
+	tm.send("\x04") // Ctrl-D leaves
+	if code := tm.wait(); code != 0 {
+		t.Errorf("exit status after Ctrl-D: %d, want 0", code)
+	}
+
+	b, err := os.ReadFile(hist)
+	if err != nil {
+		t.Fatalf("no history file: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	for _, want := range []string{"SELECT 40 + 2 AS answer;", "SELECT count(*) FROM documents;", longQuery + ";"} {
+		found := false
+		for _, l := range lines {
+			found = found || l == want
+		}
+		if !found {
+			t.Errorf("history lacks %q; it holds %q", want, lines)
+		}
+	}
+	if last := lines[len(lines)-1]; last != "SELECT 6 * 7 AS survived;" {
+		t.Errorf("last history entry %q", last)
+	}
+
+	// A new session recalls the history with the up arrow.
+	tm = startPTY(t, bin, env)
+	tm.expect(prompt)
+	tm.send("\x1b[A")
+	tm.expect("SELECT 6 * 7 AS survived;")
+	tm.send("\r")
+	tm.expect("\r\n42\r\n")
+	tm.send(".quit\r")
+	if code := tm.wait(); code != 0 {
+		t.Errorf("exit status after .quit: %d, want 0", code)
+	}
+}
