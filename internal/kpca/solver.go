@@ -276,11 +276,28 @@ func randomOrthonormal(V []float64, j, n int, rng *splitMix64) {
 
 // denseEigen returns the top k eigenpairs of the full symmetric matrix
 // stored in a (row-major, given stride; the upper triangle is read), which
-// it overwrites with eigenvectors. LAPACK cannot be stopped midway, so the
-// factorisation runs in a goroutine that poll is checked against every
-// 20 ms; after an interrupt it finishes in the background, still writing to
-// a, and its result is dropped.
+// it overwrites with eigenvectors.
 func denseEigen(a []float64, n, stride, k int, poll func() error) (*eigResult, error) {
+	w, err := syevPolled(a, n, stride, poll)
+	if err != nil {
+		return nil, err
+	}
+	res := &eigResult{vals: make([]float64, k), vecs: make([]float64, n*k), minEig: w[0]}
+	for t := 0; t < k; t++ {
+		res.vals[t] = w[n-1-t]
+		for i := 0; i < n; i++ {
+			res.vecs[i*k+t] = a[i*stride+n-1-t]
+		}
+	}
+	return res, nil
+}
+
+// syevPolled runs LAPACK's Dsyev on a, returning the eigenvalues in
+// ascending order and leaving the eigenvectors in a's columns. LAPACK cannot
+// be stopped midway, so the factorisation runs in a goroutine that poll is
+// checked against every 20 ms; after an interrupt it finishes in the
+// background, still writing to a, and its result is dropped.
+func syevPolled(a []float64, n, stride int, poll func() error) ([]float64, error) {
 	if err := poll(); err != nil {
 		return nil, err
 	}
@@ -301,14 +318,7 @@ func denseEigen(a []float64, n, stride, k int, poll func() error) (*eigResult, e
 			if !ok {
 				return nil, fmt.Errorf("the dense eigendecomposition of the %d×%d matrix did not converge", n, n)
 			}
-			res := &eigResult{vals: make([]float64, k), vecs: make([]float64, n*k), minEig: w[0]}
-			for t := 0; t < k; t++ {
-				res.vals[t] = w[n-1-t]
-				for i := 0; i < n; i++ {
-					res.vecs[i*k+t] = a[i*stride+n-1-t]
-				}
-			}
-			return res, nil
+			return w, nil
 		case <-tick.C:
 			if err := poll(); err != nil {
 				return nil, err
