@@ -21,8 +21,8 @@ import (
 const quantum = 512
 
 const (
-	big   = 0x1p512  // 2^quantum: a cell at or above it moves up one step
-	small = 0x1p-512 // 2^-quantum
+	cellMax  = 0x1p512  // 2^quantum: a cell at or above it moves up one step
+	cellDown = 0x1p-512 // 2^-quantum
 )
 
 // addCells returns a+b for cells (a, ka) and (b, kb).
@@ -40,10 +40,10 @@ func addCells(a float64, ka int32, b float64, kb int32) (float64, int32) {
 	case 0:
 		a += b
 	case 1:
-		a += b * small
+		a += b * cellDown
 	}
-	if a >= big {
-		a *= small
+	if a >= cellMax {
+		a *= cellDown
 		ka++
 	}
 	return a, ka
@@ -62,22 +62,22 @@ func alignSum(v float64, kv int32, p float64, kp int32) (nv float64, nk int32, n
 		return p, kp, p, kp
 	case kv > kp:
 		if kv-kp == 1 {
-			p *= small
+			p *= cellDown
 		} else {
 			p = 0
 		}
 		kp = kv
 	case kv < kp:
 		if kp-kv == 1 {
-			v *= small
+			v *= cellDown
 		} else {
 			v = 0
 		}
 		kv = kp
 	}
 	v += p
-	if v >= big {
-		return v * small, kv + 1, p * small, kp + 1
+	if v >= cellMax {
+		return v * cellDown, kv + 1, p * cellDown, kp + 1
 	}
 	return v, kv, p, kp
 }

@@ -57,30 +57,19 @@ func (q Seq) Len() int {
 func (q Seq) Unit() Unit { return q.unit }
 
 func decodeChars(s string) []int32 {
-	n := 0
-	for i := 0; i < len(s); n++ {
-		if s[i] < utf8.RuneSelf {
-			i++
-			continue
-		}
-		_, w := utf8.DecodeRuneInString(s[i:])
-		i += w
-	}
-	out := make([]int32, n)
+	out := make([]int32, utf8.RuneCountInString(s))
 	k := 0
 	for i := 0; i < len(s); k++ {
-		c := s[i]
-		if c < utf8.RuneSelf {
+		if c := s[i]; c < utf8.RuneSelf {
 			out[k] = int32(c)
 			i++
 			continue
 		}
 		r, w := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && w == 1 {
-			out[k] = invalidBase + int32(c)
-		} else {
-			out[k] = r
+			r = invalidBase + rune(s[i])
 		}
+		out[k] = r
 		i += w
 	}
 	return out

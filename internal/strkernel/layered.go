@@ -53,12 +53,12 @@ func layered(s, t []int32, p int, lambda float64, ws *Workspace, lim Limits) (xf
 		}
 		src0v[j], src0k[j] = toCell(u)
 		wv, wk := toCell(l)
-		wgtv[j], wgtk[j] = wv*small, wk+1
+		wgtv[j], wgtk[j] = wv*cellDown, wk+1
 		u, l = xfloat.Mul(u, inv), xfloat.Mul(l, xfloat.New(lambda))
 	}
 	var total xfloat.F
-	rowInv := xfloat.New(1)  // λ^−(i−1)
-	rowPow := xfloat.New(1)  // λ^i
+	rowInv := xfloat.New(1) // λ^−(i−1)
+	rowPow := xfloat.New(1) // λ^i
 	poll := poller{check: lim.Check}
 	for _, x := range s {
 		rowPow = xfloat.Mul(rowPow, xfloat.New(lambda))
@@ -73,7 +73,7 @@ func layered(s, t []int32, p int, lambda float64, ws *Workspace, lim Limits) (xf
 		rv, rk := 1.0, int32(0)
 		if ssk {
 			rv, rk = toCell(rowInv)
-			rv, rk = rv*small, rk+1
+			rv, rk = rv*cellDown, rk+1
 		}
 		// Rows before the first useful one leave layer 1 unchanged but
 		// for the running sums, so nothing is skipped: the loop is cheap.
@@ -102,13 +102,13 @@ func layerPass(x int32, t []int32, cv []float64, ck []int32, sv []float64, sk []
 				tv *= rv
 				tk := sk[j-1] + rk
 				if tv < 1 {
-					tv *= big
+					tv *= cellMax
 					tk--
 				}
 				if tk == kp {
 					p += tv
-					if p >= big {
-						p *= small
+					if p >= cellMax {
+						p *= cellDown
 						kp++
 					}
 				} else {
@@ -119,8 +119,8 @@ func layerPass(x int32, t []int32, cv []float64, ck []int32, sv []float64, sk []
 		ov, ok := cv[j], ck[j]
 		if ok == kp {
 			nv := ov + p
-			if nv >= big {
-				nv *= small
+			if nv >= cellMax {
+				nv *= cellDown
 				ck[j] = ok + 1
 			}
 			cv[j] = nv
@@ -150,13 +150,13 @@ func finalSum(x int32, t []int32, sv []float64, sk []int32, wv []float64, wk []i
 		tv *= wv[j]
 		tk := sk[j-1] + wk[j]
 		if tv < 1 {
-			tv *= big
+			tv *= cellMax
 			tk--
 		}
 		if tk == ka {
 			acc += tv
-			if acc >= big {
-				acc *= small
+			if acc >= cellMax {
+				acc *= cellDown
 				ka++
 			}
 		} else {

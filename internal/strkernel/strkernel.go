@@ -25,6 +25,7 @@ package strkernel
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/ksql/ksql/internal/xfloat"
 )
@@ -214,8 +215,11 @@ func Eval(p Params, a, b Seq, ws *Workspace, lim Limits) (xfloat.F, error) {
 		ws = new(Workspace)
 	}
 	s, t := ws.symbols(a, b)
-	if len(s) < len(t) {
-		s, t = t, s // the dynamic programmes keep rows as long as the shorter sequence
+	// The dynamic programmes keep rows as long as the shorter sequence. A
+	// fixed order also for equal lengths makes K(a, b) and K(b, a) the same
+	// bits, so that Gram matrices are exactly symmetric.
+	if len(s) < len(t) || len(s) == len(t) && slices.Compare(s, t) < 0 {
+		s, t = t, s
 	}
 	m, n := len(s), len(t)
 	switch {

@@ -28,8 +28,8 @@ func subseqAll(s, t []int32, ws *Workspace, lim Limits) (xfloat.F, error) {
 			if t[j-1] == x {
 				if lastK == kp {
 					p += lastV
-					if p >= big {
-						p *= small
+					if p >= cellMax {
+						p *= cellDown
 						kp++
 					}
 				} else {
@@ -38,8 +38,8 @@ func subseqAll(s, t []int32, ws *Workspace, lim Limits) (xfloat.F, error) {
 			}
 			if ok == kp {
 				nv := ov + p
-				if nv >= big {
-					nv *= small
+				if nv >= cellMax {
+					nv *= cellDown
 					e[j] = ok + 1
 				}
 				v[j] = nv
