@@ -164,9 +164,16 @@ func (m *Map) embed(x []float64, xLE []byte, out []byte) error {
 	d := m.inDim
 	for b := 0; b*block < m.n; b++ {
 		w := m.w[b*d*block : (b+1)*d*block]
-		if x != nil {
+		switch {
+		case useAVX2 && x != nil:
+			theta = [block]float64{}
+			projectAVX2(&w[0], &x[0], d, &theta)
+		case useAVX2:
+			theta = [block]float64{}
+			projectF32AVX2(&w[0], &xLE[0], d, &theta)
+		case x != nil:
 			projectF64(w, x, &theta)
-		} else {
+		default:
 			projectF32(w, xLE, &theta)
 		}
 		j0 := b * block
@@ -180,6 +187,12 @@ func (m *Map) embed(x []float64, xLE []byte, out []byte) error {
 
 // finish turns projections into scaled cos and sin values.
 func (m *Map) finish(theta []float64, cosOut, sinOut []byte) error {
+	if n4 := len(theta) &^ 3; useAVX2 && n4 > 0 {
+		if sincosAVX2(&theta[0], n4, m.scale, &cosOut[0], &sinOut[0]) {
+			theta, cosOut, sinOut = theta[n4:], cosOut[4*n4:], sinOut[4*n4:]
+		}
+		// else: a huge or non-finite θ; the Go code below redoes the block.
+	}
 	for k, t := range theta {
 		if math.IsNaN(t) || math.IsInf(t, 0) {
 			return ErrNonFinite

@@ -26,6 +26,7 @@ type goldenCase struct {
 	F32Input  bool      `json:"f32_input"`
 	WFirst    []string  `json:"w_first"`
 	WLast     []string  `json:"w_last"`
+	Theta     []string  `json:"theta_first"`
 	OutFirst  []string  `json:"out_first"`
 	OutSHA256 string    `json:"out_sha256"`
 }
@@ -73,12 +74,56 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cases []goldenCase
-	if err := json.Unmarshal(raw, &cases); err != nil {
+	var golden struct {
+		Cases  []goldenCase `json:"cases"`
+		Sincos [][3]string  `json:"sincos"`
+		Ln     [][2]string  `json:"ln"`
+		ManyN  int          `json:"many_n"`
+		ManySC string       `json:"many_sincos_sha256"`
+		ManyLn string       `json:"many_ln_sha256"`
+	}
+	if err := json.Unmarshal(raw, &golden); err != nil {
 		t.Fatal(err)
+	}
+	cases := golden.Cases
+	if len(golden.Sincos) < 10 || len(golden.Ln) < 5 {
+		t.Fatalf("golden.json has %d sincos and %d ln values", len(golden.Sincos), len(golden.Ln))
+	}
+	for _, g := range golden.Sincos {
+		th, _ := strconv.ParseFloat(g[0], 64)
+		s, c := detSincos(th)
+		if hs, hc := strconv.FormatFloat(s, 'x', -1, 64), strconv.FormatFloat(c, 'x', -1, 64); hs != normHex(g[1]) || hc != normHex(g[2]) {
+			t.Errorf("sincos(%s) = %s, %s; want %s, %s", g[0], hs, hc, g[1], g[2])
+		}
+	}
+	for _, g := range golden.Ln {
+		q, _ := strconv.ParseFloat(g[0], 64)
+		if h := strconv.FormatFloat(detLog(q), 'x', -1, 64); h != normHex(g[1]) {
+			t.Errorf("ln(%s) = %s, want %s", g[0], h, g[1])
+		}
 	}
 	if len(cases) < 6 {
 		t.Fatalf("golden.json has %d cases, want 6", len(cases))
+	}
+	// The same stream of arguments as make_golden.py, hashed.
+	st := newStream(Gauss, 1, 12345)
+	hsc, hln := sha256.New(), sha256.New()
+	var buf [16]byte
+	for range golden.ManyN {
+		s, c := detSincos(math.Ldexp(st.sym(), int(st.next()%40)-8))
+		binary.LittleEndian.PutUint64(buf[:], math.Float64bits(s))
+		binary.LittleEndian.PutUint64(buf[8:], math.Float64bits(c))
+		hsc.Write(buf[:])
+		if q := (st.sym() + 1) / 2; q > 0 {
+			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(detLog(q)))
+			hln.Write(buf[:8])
+		}
+	}
+	if g := hex.EncodeToString(hsc.Sum(nil)); g != golden.ManySC {
+		t.Errorf("sha256 of %d sincos values = %s, want %s", golden.ManyN, g, golden.ManySC)
+	}
+	if g := hex.EncodeToString(hln.Sum(nil)); g != golden.ManyLn {
+		t.Errorf("sha256 of %d ln values = %s, want %s", golden.ManyN, g, golden.ManyLn)
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
@@ -99,6 +144,13 @@ func TestGolden(t *testing.T) {
 			}
 			checkHex("w_1", m.Frequency(0), c.WFirst)
 			checkHex("w_n", m.Frequency(c.Dim/2-1), c.WLast)
+			var theta [block]float64
+			if c.F32Input {
+				projectF32(m.w[:m.inDim*block], f32Blob(c.X), &theta)
+			} else {
+				projectF64(m.w[:m.inDim*block], c.X, &theta)
+			}
+			checkHex("θ", theta[:], c.Theta)
 			out := make([]byte, 4*c.Dim)
 			if c.F32Input {
 				err = m.EmbedF32(f32Blob(c.X), out)

@@ -27,10 +27,12 @@ func (r *splitMix) next() uint64 {
 	return mix(r.state)
 }
 
-// sym returns a uniform value in [−1, 1) with 53 random bits.
+// sym returns a uniform value in [−1, 1) with 53 random bits: 2·u − 1
+// for u = k·2⁻⁵³, computed as (k − 2⁵²)·2⁻⁵² so that every step is an
+// exact integer operation or power-of-two scaling (nothing to fuse).
 func (r *splitMix) sym() float64 {
-	u := float64(r.next()>>11) * 0x1p-53
-	return float64(2*u) - 1
+	k := int64(r.next() >> 11)
+	return float64(k-1<<52) * 0x1p-52
 }
 
 // sampler yields the standard draws of one kind in the documented order.

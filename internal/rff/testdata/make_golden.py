@@ -194,12 +194,38 @@ for name, kind, sigma, x, dim, seed, as_f32 in CASES:
     W = frequencies(kind, sigma, len(x), dim, seed)
     bits = embed(W, x)
     blob = b"".join(struct.pack("<I", b) for b in bits)
+    thetas = []
+    for w in W[:8]:
+        t = 0.0
+        for wi, xi in zip(w, x):
+            t = t + wi * xi
+        thetas.append(t.hex())
     out.append({
         "name": name, "kind": kind, "sigma": sigma, "x": x, "dim": dim, "seed": str(seed),
         "f32_input": as_f32,
         "w_first": [v.hex() for v in W[0]][:8],
         "w_last": [v.hex() for v in W[-1]][:8],
+        "theta_first": thetas,
         "out_first": ["%08x" % b for b in bits[:4]],
         "out_sha256": hashlib.sha256(blob).hexdigest(),
     })
-print(json.dumps(out, indent=1))
+# sincos at double precision (the float32 outputs hide most last-bit slips)
+thetas = [0.0, 1e-300, 0.5, -0.5, 1.0, math.pi / 4, 3 * math.pi / 4, -2.0, 10.0, 100.25, -12345.678,
+          2.0 ** 29 - 1, 2.0 ** 29, 1e9, -3.5e15, 1e22, 1.7e308]
+sc = [[t.hex(), sincos(t)[0].hex(), sincos(t)[1].hex()] for t in thetas]
+# ln at double precision
+lns = [[q.hex(), ln(q).hex()] for q in [2.0 ** -100, 1e-17, 0.1, 0.3, 0.5, 0.70710678118654746, 0.7071067811865476, 0.9, 0.999999999]]
+# Many values hashed: a slip in the last bit of a rarely-rounded-up term
+# shows only in a few values out of thousands.
+N = 200000
+st = Stream("gauss", 1, 12345)
+h_sc, h_ln = hashlib.sha256(), hashlib.sha256()
+for _ in range(N):
+    t = math.ldexp(st.sym(), st.next() % 40 - 8)
+    sn, cs = sincos(t)
+    h_sc.update(struct.pack("<dd", sn, cs))
+    q = (st.sym() + 1) / 2
+    if q > 0:
+        h_ln.update(struct.pack("<d", ln(q)))
+print(json.dumps({"cases": out, "sincos": sc, "ln": lns, "many_n": N,
+                  "many_sincos_sha256": h_sc.hexdigest(), "many_ln_sha256": h_ln.hexdigest()}, indent=1))
