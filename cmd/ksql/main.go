@@ -214,8 +214,13 @@ func openShell(o *options, sio stdio) (*Shell, error) {
 	if name == "" {
 		name = ":memory:"
 	}
-	if fi, err := os.Stat(name); err == nil && fi.IsDir() {
+	fi, err := os.Stat(name)
+	if err == nil && fi.IsDir() {
 		return nil, fmt.Errorf("cannot open %q: it is a directory, not a database file", name)
+	}
+	if err != nil && looksLikeSQL(name) {
+		return nil, fmt.Errorf("the database file %q does not exist and looks like SQL; "+
+			"for SQL on an in-memory database, run: ksql :memory: %q", name, name)
 	}
 	db, err := sql.Open(driverName, name)
 	if err != nil {
@@ -241,6 +246,23 @@ func openShell(o *options, sio stdio) (*Shell, error) {
 		s.opts.headers = *o.headers
 	}
 	return s, nil
+}
+
+// looksLikeSQL spots a statement or dot-command given where the database
+// file goes (ksql "SELECT 1"), which sqlite3 would take as the name of a new
+// database file to create.
+func looksLikeSQL(arg string) bool {
+	word, _, found := strings.Cut(strings.TrimSpace(arg), " ")
+	if strings.HasPrefix(word, ".") {
+		_, ok := dotCommands[strings.ToLower(word[1:])]
+		return ok
+	}
+	switch strings.ToUpper(word) {
+	case "SELECT", "WITH", "VALUES", "CREATE", "INSERT", "REPLACE", "UPDATE", "DELETE",
+		"DROP", "ALTER", "PRAGMA", "EXPLAIN", "BEGIN", "ATTACH", "VACUUM":
+		return found
+	}
+	return false
 }
 
 func (s *Shell) close() {

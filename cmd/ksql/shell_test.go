@@ -42,6 +42,9 @@ func TestCommandLine(t *testing.T) {
 		{name: "cmd then stdin", args: []string{"-cmd", ".mode csv", "-cmd", "SELECT 1, 'a b'"}, stdin: "SELECT 2;\n", wantOut: "1,a b\n2\n"},
 		{name: "bail in cmd", args: []string{"-bail", "-cmd", "SELECT nosuch"}, stdin: "SELECT 'not reached';\n", wantErr: "no such column", wantStatus: 1},
 		{name: "quit in cmd", args: []string{"-cmd", ".quit"}, stdin: "SELECT 'not reached';\n"},
+		{name: "SQL where the file goes", args: []string{"SELECT 1"}, wantErr: `the database file "SELECT 1" does not exist and looks like SQL; for SQL on an in-memory database, run: ksql :memory: "SELECT 1"`, wantStatus: 1},
+		{name: "dot-command where the file goes", args: []string{".tables"}, wantErr: "looks like SQL", wantStatus: 1},
+		{name: "in-memory database by name", args: []string{":memory:", "SELECT 1"}, wantOut: "1\n"},
 		{name: "directory as database", args: []string{dir, "SELECT 1"}, wantErr: "is a directory, not a database file", wantStatus: 1},
 		{name: "text file as database", args: []string{notDB, "SELECT 1"}, wantErr: "file is not a database", wantStatus: 1},
 		{name: "non-UTF-8 statement", stdin: "SELECT 'caf\xe9';\nSELECT 'next';\n", wantOut: "next\n",
@@ -66,6 +69,9 @@ func TestCommandLine(t *testing.T) {
 				t.Errorf("exit status %d, want %d", status, tc.wantStatus)
 			}
 		})
+	}
+	if _, err := os.Stat("SELECT 1"); err == nil {
+		t.Error(`ksql "SELECT 1" created a file named "SELECT 1"`)
 	}
 	if b, err := os.ReadFile(notDB); err != nil || string(b) != "just some text, not a database\n" {
 		t.Errorf("opening a text file as a database changed it: %q, %v", b, err)
