@@ -55,7 +55,9 @@ func Stats() CacheStats {
 
 // SetCacheLimit bounds the memory of cached maps to bytes (≥ 0), evicting
 // the least recently used maps at once if needed. A map larger than the
-// limit is still built and returned by Get, just not kept.
+// limit is kept alone (everything else is evicted), so that a query over
+// rows of one big map does not redraw it per row; the cache then holds
+// max(limit, that map) bytes. Callers bound single maps (see MapBytes).
 func SetCacheLimit(bytes int64) {
 	cache.Lock()
 	defer cache.Unlock()
@@ -90,20 +92,17 @@ func Get(kind Kind, sigma float64, inDim, dim int, seed uint64) (*Map, error) {
 	close(e.done)
 
 	cache.Lock()
-	if b := e.m.Bytes(); b <= cache.limit {
-		e.elem = cache.lru.PushFront(e)
-		cache.used += b
-		evictLocked()
-	} else {
-		delete(cache.entries, key)
-	}
+	e.elem = cache.lru.PushFront(e)
+	cache.used += e.m.Bytes()
+	evictLocked()
 	cache.Unlock()
 	return e.m, nil
 }
 
-// evictLocked drops least recently used maps until the cache fits.
+// evictLocked drops least recently used maps until the cache fits or
+// holds only the most recent one.
 func evictLocked() {
-	for cache.used > cache.limit && cache.lru.Len() > 0 {
+	for cache.used > cache.limit && cache.lru.Len() > 1 {
 		e := cache.lru.Remove(cache.lru.Back()).(*entry)
 		e.elem = nil
 		cache.used -= e.m.Bytes()
