@@ -1,0 +1,252 @@
+package vtab
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// options are a module's key=value arguments, keys lower-cased, values
+// unquoted. SQLite hands the text between the parentheses of USING
+// module(...) over split at top-level commas, quotes and brackets
+// respected, so each argument is one key=value pair.
+type options map[string]string
+
+// parseOptions reads args (SQLite's args[3:]) and refuses keys outside
+// known, repeated keys and arguments that are not key=value.
+func parseOptions(args []string, known []string) (options, error) {
+	opts := options{}
+	for _, a := range args {
+		a = strings.TrimSpace(a)
+		if a == "" {
+			return nil, fmt.Errorf("empty argument; arguments are key=value, with keys %s", strings.Join(known, ", "))
+		}
+		k, v, ok := strings.Cut(a, "=")
+		if !ok {
+			return nil, fmt.Errorf("argument %s is not key=value (keys: %s)", quoteExcerpt(a), strings.Join(known, ", "))
+		}
+		k = strings.ToLower(strings.TrimSpace(k))
+		if !slices.Contains(known, k) {
+			return nil, fmt.Errorf("unknown argument %s (known: %s)", quoteExcerpt(k), strings.Join(known, ", "))
+		}
+		if _, dup := opts[k]; dup {
+			return nil, fmt.Errorf("argument %s is given twice", k)
+		}
+		opts[k] = strings.TrimSpace(v)
+	}
+	return opts, nil
+}
+
+// text returns a value that may be written bare or as a SQL string
+// literal ('...', a quote inside doubled), as kernel= and query= are.
+func (o options) text(key string) (string, bool, error) {
+	v, ok := o[key]
+	if !ok {
+		return "", false, nil
+	}
+	if strings.HasPrefix(v, "'") {
+		s, rest, err := unquote(v, '\'')
+		if err != nil {
+			return "", true, fmt.Errorf("%s=: %v", key, err)
+		}
+		if strings.TrimSpace(rest) != "" {
+			return "", true, fmt.Errorf("%s=: unexpected text %s after the quoted string", key, quoteExcerpt(rest))
+		}
+		v = s
+	}
+	if strings.TrimSpace(v) == "" {
+		return "", true, fmt.Errorf("%s= is empty", key)
+	}
+	return v, true, nil
+}
+
+// integer returns an integer option within [lo, hi], or def when absent.
+func (o options) integer(key string, def, lo, hi int64) (int64, error) {
+	v, ok, err := o.text(key)
+	if err != nil || !ok {
+		return def, err
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s=%s is not an integer", key, v)
+	}
+	if n < lo || n > hi {
+		return 0, fmt.Errorf("%s=%d is out of range (allowed: %d to %d)", key, n, lo, hi)
+	}
+	return n, nil
+}
+
+// ident is a possibly schema-qualified SQL name.
+type ident struct {
+	schema, name string
+}
+
+// sql renders the name quoted, never pasted: "a""b" for a"b.
+func (id ident) sql() string {
+	if id.schema != "" {
+		return quoteIdent(id.schema) + "." + quoteIdent(id.name)
+	}
+	return quoteIdent(id.name)
+}
+
+func (id ident) String() string {
+	if id.schema != "" {
+		return id.schema + "." + id.name
+	}
+	return id.name
+}
+
+func quoteIdent(s string) string {
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// parseIdent reads a name written bare (letters, digits, _, $ and any
+// non-ASCII character), or quoted with "...", [...], `...` or '...'; with
+// qualified set it also accepts schema.name.
+func parseIdent(key, v string, qualified bool) (ident, error) {
+	var parts []string
+	rest := strings.TrimSpace(v)
+	for {
+		if rest == "" {
+			return ident{}, fmt.Errorf("%s= needs a name, got %s", key, quoteExcerpt(v))
+		}
+		var part string
+		var err error
+		switch rest[0] {
+		case '"', '`', '\'':
+			part, rest, err = unquote(rest, rest[0])
+		case '[':
+			end := strings.IndexByte(rest, ']')
+			if end < 0 {
+				err = fmt.Errorf("unterminated [ in %s", quoteExcerpt(v))
+			} else {
+				part, rest = rest[1:end], rest[end+1:]
+			}
+		default:
+			end := 0
+			for end < len(rest) && isIdentByte(rest[end]) {
+				end++
+			}
+			part, rest = rest[:end], rest[end:]
+		}
+		if err != nil {
+			return ident{}, fmt.Errorf("%s=: %v", key, err)
+		}
+		if part == "" {
+			return ident{}, fmt.Errorf("%s= needs a name, got %s", key, quoteExcerpt(v))
+		}
+		parts = append(parts, part)
+		rest = strings.TrimSpace(rest)
+		if rest == "" {
+			break
+		}
+		if rest[0] != '.' || !qualified || len(parts) == 2 {
+			return ident{}, fmt.Errorf("%s=%s is not a name (quote it with \"...\" if it holds spaces or punctuation)", key, v)
+		}
+		rest = strings.TrimSpace(rest[1:])
+	}
+	if len(parts) == 2 {
+		return ident{schema: parts[0], name: parts[1]}, nil
+	}
+	return ident{name: parts[0]}, nil
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c >= 0x80 || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}
+
+// unquote reads a quoted token at the start of s (a doubled quote stands
+// for one) and returns its content and the text after it.
+func unquote(s string, q byte) (string, string, error) {
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		if s[i] != q {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == q {
+			b.WriteByte(q)
+			i++
+			continue
+		}
+		return b.String(), s[i+1:], nil
+	}
+	return "", "", fmt.Errorf("unterminated %c in %s", q, quoteExcerpt(s))
+}
+
+func quoteExcerpt(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		s = string(r[:40]) + "..."
+	}
+	return strconv.Quote(s)
+}
+
+// checkSelect makes sure a query= text can only be one read-only SELECT once
+// it is placed in the body of a common table expression: it must hold no
+// ';' (a second statement) and its parentheses must balance, so that it
+// cannot close the CTE early and continue as INSERT or DELETE. Quotes and
+// comments are skipped as SQLite's tokenizer skips them. SQLite itself then
+// accepts only a select-stmt (SELECT, VALUES, WITH ... SELECT) there.
+func checkSelect(q string) (string, error) {
+	q = strings.TrimSpace(q)
+	q = strings.TrimSpace(strings.TrimSuffix(q, ";"))
+	depth := 0
+	for i := 0; i < len(q); i++ {
+		switch c := q[i]; c {
+		case '\'', '"', '`':
+			j := i + 1
+			for {
+				k := strings.IndexByte(q[j:], c)
+				if k < 0 {
+					return "", fmt.Errorf("query= has an unterminated %c quote", c)
+				}
+				j += k + 1
+				if j < len(q) && q[j] == c { // a doubled quote stands for one
+					j++
+					continue
+				}
+				break
+			}
+			i = j - 1
+		case '[':
+			j := strings.IndexByte(q[i:], ']')
+			if j < 0 {
+				return "", fmt.Errorf("query= has an unterminated [")
+			}
+			i += j
+		case '-':
+			if i+1 < len(q) && q[i+1] == '-' {
+				j := strings.IndexByte(q[i:], '\n')
+				if j < 0 {
+					j = len(q) - i
+				}
+				i += j
+			}
+		case '/':
+			if i+1 < len(q) && q[i+1] == '*' {
+				j := strings.Index(q[i+2:], "*/")
+				if j < 0 {
+					return "", fmt.Errorf("query= has an unterminated /* comment")
+				}
+				i += j + 3
+			}
+		case ';':
+			return "", fmt.Errorf("query= must be a single SELECT statement (found ';' at offset %d)", i)
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth < 0 {
+				return "", fmt.Errorf("query= has an unbalanced ')' at offset %d", i)
+			}
+		}
+	}
+	if depth != 0 {
+		return "", fmt.Errorf("query= has %d unclosed '('", depth)
+	}
+	if q == "" {
+		return "", fmt.Errorf("query= is empty")
+	}
+	return q, nil
+}

@@ -1,0 +1,101 @@
+package vtab
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ksql/ksql/ext/host"
+)
+
+func init() {
+	host.RegisterModule("gram", gramModule{})
+	host.RegisterModule("kpca", kpcaModule{})
+	host.RegisterModule("kernel_map", mapModule{})
+	host.RegisterModule("kpca_eigen", eigenModule{})
+}
+
+// prefix names the module in an error, as every ksql error does.
+func prefix(module string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", module, err)
+}
+
+// guard turns a panic in a module callback into an error, so that a bug
+// never takes the host process down. Use as defer guard(name, &err).
+func guard(module string, err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("%s: internal error: %v", module, r)
+	}
+}
+
+// maxGramBytes is the connection's bound on an n×n matrix of float64.
+func maxGramBytes(c *host.Conn) int64 { return c.Config.Get("max_gram_bytes") }
+
+// sizeText renders a byte count for errors: 3.2 GB, 512.0 MB.
+func sizeText(b int64) string {
+	switch {
+	case b >= 1e9:
+		return fmt.Sprintf("%.1f GB", float64(b)/1e9)
+	case b >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(b)/1e6)
+	case b >= 1e3:
+		return fmt.Sprintf("%.1f kB", float64(b)/1e3)
+	}
+	return fmt.Sprintf("%d bytes", b)
+}
+
+// firstEQ marks the first usable equality constraint on column col as used
+// and reports whether there was one. Further constraints on the same
+// column are left for SQLite to check.
+func firstEQ(info *host.IndexInfo, col int) bool {
+	for i, c := range info.Constraints {
+		if c.Column == col && c.Op == host.OpEQ && c.Usable {
+			info.Constraints[i].Use = true
+			return true
+		}
+	}
+	return false
+}
+
+// hasEQ reports whether there is an equality constraint on col, usable
+// or not.
+func hasEQ(info *host.IndexInfo, col int) bool {
+	for _, c := range info.Constraints {
+		if c.Column == col && c.Op == host.OpEQ {
+			return true
+		}
+	}
+	return false
+}
+
+// recordPlan writes into IdxStr which column each value that reaches
+// Filter constrains, in the order SQLite passes them (the order of the
+// constraints, not of the calls to firstEQ).
+func recordPlan(info *host.IndexInfo) {
+	var b strings.Builder
+	for _, c := range info.Constraints {
+		if c.Use {
+			fmt.Fprintf(&b, "%d,", c.Column)
+		}
+	}
+	info.IdxStr = b.String()
+}
+
+// planValues maps the columns that recordPlan listed to Filter's values.
+func planValues(idxStr string, vals []any) (map[int]any, error) {
+	out := map[int]any{}
+	for i, f := range strings.Split(strings.TrimSuffix(idxStr, ","), ",") {
+		if f == "" {
+			continue
+		}
+		col, err := strconv.Atoi(f)
+		if err != nil || i >= len(vals) {
+			return nil, fmt.Errorf("internal error: bad plan %q for %d values", idxStr, len(vals))
+		}
+		out[col] = vals[i]
+	}
+	return out, nil
+}

@@ -1,0 +1,384 @@
+package vtab
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ksql/ksql/ext/functions"
+	"github.com/ksql/ksql/ext/host"
+	"github.com/ksql/ksql/internal/kernels"
+)
+
+// sourceKeys are the arguments every module takes.
+var sourceKeys = []string{"table", "id", "column", "query", "kernel"}
+
+// source says where a module reads its objects (a table's id and object
+// columns, or a query of two columns) and how it compares them.
+type source struct {
+	module string
+	table  ident
+	id     ident
+	column ident
+	query  string
+	spec   *kernels.Spec
+	sql    string // reads (id, object) ordered by id
+}
+
+// newSource reads the common arguments. It does not touch the database.
+func newSource(module string, opts options) (*source, error) {
+	s := &source{module: module}
+	ktext, ok, err := opts.text("kernel")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("missing argument kernel= (a kernel spec such as kernel='gauss(sigma=1)')")
+	}
+	if s.spec, err = kernels.ParseCached(ktext); err != nil {
+		return nil, fmt.Errorf("kernel=: %v", err)
+	}
+	q, hasQuery, err := opts.text("query")
+	if err != nil {
+		return nil, err
+	}
+	_, hasTable := opts["table"]
+	_, hasID := opts["id"]
+	_, hasCol := opts["column"]
+	switch {
+	case hasQuery && (hasTable || hasID || hasCol):
+		return nil, fmt.Errorf("give either query= or table=, id= and column=, not both")
+	case hasQuery:
+		if s.query, err = checkSelect(q); err != nil {
+			return nil, err
+		}
+		// The CTE's column list makes SQLite check that the query returns
+		// exactly two columns, and its body admits only a select-stmt.
+		s.sql = "WITH ksql_source(id, object) AS (\n" + s.query + "\n) SELECT id, object FROM ksql_source ORDER BY 1"
+		return s, nil
+	case !hasTable:
+		return nil, fmt.Errorf("missing argument table= (or query='SELECT id, object FROM ...')")
+	case !hasID:
+		return nil, fmt.Errorf("missing argument id= (the column that identifies a row)")
+	case !hasCol:
+		return nil, fmt.Errorf("missing argument column= (the column that holds the objects)")
+	}
+	if s.table, err = parseIdent("table", opts["table"], true); err != nil {
+		return nil, err
+	}
+	if s.id, err = parseIdent("id", opts["id"], false); err != nil {
+		return nil, err
+	}
+	if s.column, err = parseIdent("column", opts["column"], false); err != nil {
+		return nil, err
+	}
+	s.sql = "SELECT " + s.id.sql() + ", " + s.column.sql() + " FROM " + s.table.sql() + " ORDER BY 1"
+	return s, nil
+}
+
+// validate checks, when the virtual table is created, that the source can
+// be read: the table and its columns exist, the query compiles and has
+// two columns.
+func (s *source) validate(c *host.Conn) error {
+	if s.query == "" {
+		if err := s.checkColumns(c); err != nil {
+			return err
+		}
+	}
+	err := c.Query("SELECT * FROM ("+s.sql+") LIMIT 0", nil, func([]any) error { return nil })
+	return s.sqlError(err)
+}
+
+// checkColumns looks the table up with pragma_table_xinfo, so that a typo
+// gets an error that lists what is there.
+func (s *source) checkColumns(c *host.Conn) error {
+	q, args := "SELECT name FROM pragma_table_xinfo(?1)", []any{s.table.name}
+	if s.table.schema != "" {
+		q, args = "SELECT name FROM pragma_table_xinfo(?1, ?2)", []any{s.table.name, s.table.schema}
+	}
+	var cols []string
+	err := c.Query(q, args, func(v []any) error {
+		if name, ok := v[0].(string); ok {
+			cols = append(cols, name)
+		}
+		return nil
+	})
+	if err != nil {
+		return s.sqlError(err)
+	}
+	if len(cols) == 0 {
+		return fmt.Errorf("no such table %s (table= names a table or view to read)", s.table)
+	}
+	has := func(name string) bool {
+		if slices.ContainsFunc(cols, func(c string) bool { return strings.EqualFold(c, name) }) {
+			return true
+		}
+		switch strings.ToLower(name) {
+		case "rowid", "oid", "_rowid_":
+			return true // resolved by SQLite when the table has a rowid
+		}
+		return false
+	}
+	for _, col := range []struct{ key, name string }{{"id", s.id.name}, {"column", s.column.name}} {
+		if !has(col.name) {
+			return fmt.Errorf("table %s has no column %s (%s= must be one of: %s)", s.table, quoteIdent(col.name), col.key, strings.Join(cols, ", "))
+		}
+	}
+	return nil
+}
+
+// sqlError rewrites SQLite's complaints about the source statement in the
+// module's terms.
+func (s *source) sqlError(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if s.query != "" {
+		if i := strings.Index(msg, "values for 2 columns"); i >= 0 {
+			return fmt.Errorf("query= must return exactly two columns (id, object): %s", msg)
+		}
+		return fmt.Errorf("query=: %s (it must be one read-only SELECT of two columns, id and object)", msg)
+	}
+	return fmt.Errorf("reading %s: %s", s.table, msg)
+}
+
+// snapshot is the source as read by one query: every row's id in id
+// order, and the decoded objects of the rows whose object is not NULL.
+// It is immutable once built and shared by the cursors of that content.
+type snapshot struct {
+	hash [sha256.Size]byte
+	ids  []any // row r's id
+	obj  []int // obj[r]: index of row r's object in objs, −1 for NULL
+	objs []kernels.Object
+	rows []int // rows[o]: the row of object o
+	byID map[idKey]int
+}
+
+// idKey identifies an id value with SQLite's equality: 1 and 1.0 are the
+// same id, 1 and '1' are not.
+type idKey struct {
+	kind byte
+	i    int64
+	f    float64
+	s    string
+}
+
+func keyOf(v any) (idKey, bool) {
+	switch x := v.(type) {
+	case int64:
+		return idKey{kind: 'i', i: x}, true
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<63 {
+			return idKey{kind: 'i', i: int64(x)}, true
+		}
+		return idKey{kind: 'f', f: x}, true
+	case string:
+		return idKey{kind: 's', s: x}, true
+	case []byte:
+		return idKey{kind: 'b', s: string(x)}, true
+	}
+	return idKey{}, false
+}
+
+// row returns the row whose id equals v, if any.
+func (s *snapshot) row(v any) (int, bool) {
+	k, ok := keyOf(v)
+	if !ok {
+		return 0, false
+	}
+	r, ok := s.byID[k]
+	return r, ok
+}
+
+// idText renders an id for error messages.
+func idText(v any) string {
+	switch x := v.(type) {
+	case string:
+		return "'" + strings.ReplaceAll(x, "'", "''") + "'"
+	case []byte:
+		return fmt.Sprintf("x'%x'", x)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case nil:
+		return "NULL"
+	}
+	return fmt.Sprint(v)
+}
+
+// read runs the source query and returns its snapshot, or prev itself when
+// the content (ids and objects) hashes the same, so that nothing derived
+// from prev needs recomputing. Rows are read with SQL every time: that is
+// cheap next to any kernel computation, and it is the only way to see
+// every change, including other connections' and those of non-deterministic
+// queries.
+func (s *source) read(c *host.Conn, prev *snapshot) (*snapshot, error) {
+	h := sha256.New()
+	var raw [][2]any
+	var buf [9]byte
+	put := func(v any) {
+		switch x := v.(type) {
+		case nil:
+			h.Write([]byte{0})
+		case int64:
+			buf[0] = 1
+			binary.LittleEndian.PutUint64(buf[1:], uint64(x))
+			h.Write(buf[:])
+		case float64:
+			buf[0] = 2
+			binary.LittleEndian.PutUint64(buf[1:], math.Float64bits(x))
+			h.Write(buf[:])
+		case string:
+			buf[0] = 3
+			binary.LittleEndian.PutUint64(buf[1:], uint64(len(x)))
+			h.Write(buf[:])
+			h.Write([]byte(x))
+		case []byte:
+			buf[0] = 4
+			binary.LittleEndian.PutUint64(buf[1:], uint64(len(x)))
+			h.Write(buf[:])
+			h.Write(x)
+		}
+	}
+	err := c.Query(s.sql, nil, func(v []any) error {
+		if len(raw)%1024 == 0 {
+			if err := c.Err(); err != nil {
+				return err
+			}
+		}
+		put(v[0])
+		put(v[1])
+		raw = append(raw, [2]any{v[0], v[1]})
+		return nil
+	})
+	if err != nil {
+		if errors.Is(err, host.ErrInterrupted) || c.Err() != nil {
+			return nil, host.ErrInterrupted
+		}
+		return nil, s.sqlError(err)
+	}
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	if prev != nil && prev.hash == sum {
+		return prev, nil
+	}
+	snap, err := s.build(raw)
+	if err != nil {
+		return nil, err
+	}
+	snap.hash = sum
+	return snap, nil
+}
+
+// build checks the ids and decodes the objects. NULL and duplicate ids are
+// errors (a row could not be named); a NULL object leaves its row out of
+// every computation, with NULL results.
+func (s *source) build(raw [][2]any) (*snapshot, error) {
+	n := len(raw)
+	snap := &snapshot{ids: make([]any, n), obj: make([]int, n), byID: make(map[idKey]int, n)}
+	dim, dimRow := -1, 0
+	for r, v := range raw {
+		id := v[0]
+		k, ok := keyOf(id)
+		if !ok {
+			return nil, fmt.Errorf("the source has a row whose id is NULL (object %s); ids must be unique and not NULL", objExcerpt(v[1]))
+		}
+		if prevRow, dup := snap.byID[k]; dup {
+			return nil, fmt.Errorf("id %s appears twice in the source (rows %d and %d); ids must be unique", idText(id), prevRow+1, r+1)
+		}
+		snap.byID[k] = r
+		snap.ids[r] = id
+		snap.obj[r] = -1
+		if v[1] == nil {
+			continue
+		}
+		o, err := s.object(v[1])
+		if err != nil {
+			return nil, fmt.Errorf("row id %s: %v", idText(id), err)
+		}
+		if s.spec.Domain() == kernels.VectorDomain {
+			if d := o.Vec.Len(); dim < 0 {
+				dim, dimRow = d, r
+			} else if d != dim {
+				return nil, fmt.Errorf("row id %s has a vector of %d elements but row id %s has %d; all vectors must have the same length",
+					idText(id), d, idText(raw[dimRow][0]), dim)
+			}
+		}
+		snap.obj[r] = len(snap.objs)
+		snap.objs = append(snap.objs, o)
+		snap.rows = append(snap.rows, r)
+	}
+	return snap, nil
+}
+
+// object decodes one object of the spec's domain. Values are owned by the
+// caller of Query (copied by the host), so they may be retained.
+func (s *source) object(v any) (kernels.Object, error) {
+	if s.spec.Domain() == kernels.StringDomain {
+		t, ok := v.(string)
+		if !ok {
+			return kernels.Object{}, fmt.Errorf("the object is %s, but kernel %s compares strings (TEXT)", host.TypeName(v), s.spec)
+		}
+		return s.spec.PrepareString(t), nil
+	}
+	vec, _, err := host.DecodeVector(v)
+	if err == nil {
+		err = host.CheckFinite(vec)
+	}
+	if err != nil {
+		return kernels.Object{}, fmt.Errorf("kernel %s compares vectors: %v", s.spec, err)
+	}
+	return s.spec.PrepareVec(vec), nil
+}
+
+// input decodes a new object given through a hidden input column. v may be
+// a view of SQLite's memory, valid only during Filter, so the object is
+// built from a copy, which is returned for the input column to show.
+func (s *source) input(v any) (kernels.Object, any, error) {
+	switch x := v.(type) {
+	case string:
+		v = strings.Clone(x)
+	case []byte:
+		v = slices.Clone(x)
+	}
+	o, err := s.object(v)
+	if err != nil {
+		return o, nil, fmt.Errorf("input: %v", err)
+	}
+	return o, v, nil
+}
+
+func objExcerpt(v any) string {
+	if s, ok := v.(string); ok {
+		return quoteExcerpt(s)
+	}
+	return host.TypeName(v)
+}
+
+// gramOptions binds a parallel kernel computation to the connection: its
+// interrupt and its string-kernel bound.
+func gramOptions(c *host.Conn) kernels.GramOptions {
+	ws := functions.Workspace(c)
+	defer functions.Release(ws)
+	return kernels.GramOptions{Interrupt: c.Err, MaxCells: ws.MaxCells}
+}
+
+func asPair(err error) (*kernels.PairError, bool) {
+	var pe *kernels.PairError
+	ok := errors.As(err, &pe)
+	return pe, ok
+}
+
+// pairError names the rows of a failed evaluation over the snapshot's
+// objects (Gram) by their ids.
+func pairError(snap *snapshot, err error) error {
+	if pe, ok := asPair(err); ok && pe.Row < len(snap.rows) && pe.Col < len(snap.rows) {
+		return fmt.Errorf("rows id %s and id %s: %v", idText(snap.ids[snap.rows[pe.Row]]), idText(snap.ids[snap.rows[pe.Col]]), pe.Err)
+	}
+	return err
+}
