@@ -23,12 +23,12 @@ type Centerer struct {
 }
 
 // CenterGram centres the Gram matrix K in place and returns the statistics
-// that centre new rows the same way. Only K's upper triangle is read, as
-// with any mat.SymDense. It fails, naming the entry, if K holds a NaN or an
+// that centre new rows the same way. Only K's upper triangle is read and
+// written, as with any mat.SymDense. It fails, naming the entry, if K holds a NaN or an
 // infinity (a string kernel that overflowed, say).
 func CenterGram(K *mat.SymDense) (*Centerer, error) {
 	raw := K.RawSymmetric()
-	c, _, err := centerFull(raw.Data, raw.N, raw.Stride, nil)
+	c, _, err := centerUpper(raw.Data, raw.N, raw.Stride, nil)
 	return c, err
 }
 
@@ -80,21 +80,24 @@ type gramStats struct {
 	trace       float64 // trace of K̃
 }
 
-// centerFull centres the n×n matrix stored row-major with the given stride,
-// reading its upper triangle and writing both triangles, so that the result
-// can be used as a full (general) matrix by matrix–vector products. poll, if
-// not nil, is called every few rows.
-func centerFull(a []float64, n, stride int, poll func() error) (*Centerer, gramStats, error) {
+// centerUpper centres the n×n symmetric matrix whose upper triangle is
+// stored row-major with the given stride, in place (the lower triangle is
+// neither read nor written). poll, if not nil, is called every few rows.
+func centerUpper(a []float64, n, stride int, poll func() error) (*Centerer, gramStats, error) {
 	var st gramStats
 	sums := make([]float64, n)
 	for i := 0; i < n; i++ {
 		row := a[i*stride : i*stride+n]
 		for j := i; j < n; j++ {
 			v := row[j]
-			if math.IsNaN(v) || math.IsInf(v, 0) {
+			if v-v != 0 { // NaN or ±Inf
 				return nil, st, fmt.Errorf("Gram matrix entry (%d, %d) is %v; kernel values must be finite", i, j, v)
 			}
-			st.maxAbs = math.Max(st.maxAbs, math.Abs(v))
+			if v > st.maxAbs {
+				st.maxAbs = v
+			} else if -v > st.maxAbs {
+				st.maxAbs = -v
+			}
 			sums[i] += v
 			if j != i {
 				sums[j] += v
@@ -119,11 +122,14 @@ func centerFull(a []float64, n, stride int, poll func() error) (*Centerer, gramS
 		for j := i; j < n; j++ {
 			v := row[j] - c.colMeans[j] + shift
 			row[j] = v
-			st.maxCentered = math.Max(st.maxCentered, math.Abs(v))
+			if v > st.maxCentered {
+				st.maxCentered = v
+			} else if -v > st.maxCentered {
+				st.maxCentered = -v
+			}
 		}
 		st.trace += row[i]
 	}
-	mirrorUpper(a, n, stride)
 	return c, st, nil
 }
 

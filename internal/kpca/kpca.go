@@ -211,7 +211,7 @@ func Fit(K *mat.SymDense, opt Options) (*Model, error) {
 		return nil, &ComponentsError{Requested: k, Objects: n, Rank: -1}
 	}
 	poll := opt.poll()
-	cent, st, err := centerFull(raw.Data, n, raw.Stride, poll)
+	cent, st, err := centerUpper(raw.Data, n, raw.Stride, poll)
 	if err != nil {
 		return nil, err
 	}
@@ -223,8 +223,7 @@ func Fit(K *mat.SymDense, opt Options) (*Model, error) {
 	if solver == Dense {
 		res, err = denseEigen(raw.Data, n, raw.Stride, k, poll)
 	} else {
-		op := &denseOp{a: blas64.General{Rows: n, Cols: n, Stride: raw.Stride, Data: raw.Data}, workers: workers(opt.Workers)}
-		res, err = lanczos(op, n, k, poll)
+		res, err = lanczos(newUpperOp(raw.Data, n, raw.Stride, workers(opt.Workers)), n, k, poll)
 	}
 	if err != nil {
 		return nil, err

@@ -63,30 +63,67 @@ type symOp interface {
 	mul(dst, x []float64)
 }
 
-// denseOp multiplies by a full n×n matrix, splitting rows across goroutines.
-type denseOp struct {
-	a       blas64.General
+// upperOp multiplies by a symmetric matrix of which only the upper
+// triangle is stored (row-major, with a stride). Each stored row segment
+// a[i, i:] is read once for both of its uses, y_i += a[i, i:]·x[i:] and
+// y[i+1:] += x_i·a[i, i+1:], which halves the memory traffic of a full
+// matrix–vector product (the matrix does not fit in cache, so traffic is
+// what the product costs). Workers take interleaved blocks of rows and
+// accumulate into private vectors that are summed at the end.
+type upperOp struct {
+	a       []float64
+	n       int
+	stride  int
 	workers int
+	acc     [][]float64
 }
 
-func (o *denseOp) mul(dst, x []float64) {
-	n := o.a.Rows
-	w := o.workers
-	if n < 512 || w < 2 {
-		blas64.Gemv(blas.NoTrans, 1, o.a, vec(x), 0, vec(dst))
+func newUpperOp(a []float64, n, stride, workers int) *upperOp {
+	if n < 512 {
+		workers = 1
+	}
+	o := &upperOp{a: a, n: n, stride: stride, workers: workers, acc: make([][]float64, workers)}
+	for t := 1; t < workers; t++ {
+		o.acc[t] = make([]float64, n)
+	}
+	return o
+}
+
+func (o *upperOp) mul(dst, x []float64) {
+	o.acc[0] = dst
+	if o.workers == 1 {
+		o.rows(0, dst, x)
 		return
 	}
 	var wg sync.WaitGroup
-	for t := 0; t < w; t++ {
-		lo, hi := t*n/w, (t+1)*n/w
+	for t := 0; t < o.workers; t++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sub := blas64.General{Rows: hi - lo, Cols: n, Stride: o.a.Stride, Data: o.a.Data[lo*o.a.Stride:]}
-			blas64.Gemv(blas.NoTrans, 1, sub, vec(x), 0, vec(dst[lo:hi]))
+			o.rows(t, o.acc[t], x)
 		}()
 	}
 	wg.Wait()
+	for t := 1; t < o.workers; t++ {
+		blas64.Axpy(1, vec(o.acc[t]), vec(dst))
+	}
+}
+
+// rows accumulates the contribution of worker t's rows into y: blocks of
+// 16 rows dealt round-robin, which balances the triangle's uneven rows.
+func (o *upperOp) rows(t int, y, x []float64) {
+	clear(y)
+	const block = 16
+	n := o.n
+	for lo := t * block; lo < n; lo += o.workers * block {
+		for i := lo; i < min(lo+block, n); i++ {
+			seg := o.a[i*o.stride+i : i*o.stride+n]
+			y[i] += blas64.Dot(vec(seg), vec(x[i:]))
+			if i+1 < n {
+				blas64.Axpy(x[i], vec(seg[1:]), vec(y[i+1:]))
+			}
+		}
+	}
 }
 
 func vec(x []float64) blas64.Vector { return blas64.Vector{N: len(x), Inc: 1, Data: x} }

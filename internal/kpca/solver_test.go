@@ -75,7 +75,7 @@ func TestLanczosMatchesDense(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			n := len(c.lambda)
 			a := withSpectrum(c.lambda, uint64(ci+1))
-			lz, err := lanczos(&denseOp{a: blas64.General{Rows: n, Cols: n, Stride: n, Data: a}, workers: 2}, n, c.k, noPoll)
+			lz, err := lanczos(newUpperOp(a, n, n, 2), n, c.k, noPoll)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,7 +125,7 @@ func column(v []float64, n, k, j int) []float64 {
 func TestLanczosSmallestRitzProvesIndefinite(t *testing.T) {
 	n := 300
 	a := withSpectrum(spectrum(n, func(i int) float64 { return math.Pow(0.95, float64(i)) - 0.1*float64(i%3) }), 9)
-	lz, err := lanczos(&denseOp{a: blas64.General{Rows: n, Cols: n, Stride: n, Data: a}}, n, 3, noPoll)
+	lz, err := lanczos(newUpperOp(a, n, n, 1), n, 3, noPoll)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,6 +152,47 @@ func TestSignRule(t *testing.T) {
 	for i := range v {
 		if v[i] != want[i] {
 			t.Fatalf("got %v, want %v", v, want)
+		}
+	}
+}
+
+// TestUpperOp: the upper-triangle product equals a plain full product, on
+// one and several workers, with a stride wider than n.
+func TestUpperOp(t *testing.T) {
+	n, stride := 1100, 1103
+	r := rand.New(rand.NewPCG(3, 4))
+	a := make([]float64, n*stride)
+	full := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			v := r.NormFloat64()
+			a[i*stride+j] = v
+			full[i*n+j], full[j*n+i] = v, v
+		}
+		for j := 0; j < i; j++ {
+			a[i*stride+j] = math.NaN() // the lower triangle must not be read
+		}
+	}
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = r.NormFloat64()
+	}
+	want := make([]float64, n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			want[i] += full[i*n+j] * x[j]
+		}
+	}
+	for _, w := range []int{1, 2, 3} {
+		op := newUpperOp(a, n, stride, w)
+		got := make([]float64, n)
+		for rep := 0; rep < 2; rep++ { // the accumulators are reused
+			op.mul(got, x)
+			for i := range got {
+				if math.Abs(got[i]-want[i]) > 1e-10*(1+math.Abs(want[i])) {
+					t.Fatalf("workers=%d rep %d: y[%d] = %.15g, want %.15g", w, rep, i, got[i], want[i])
+				}
+			}
 		}
 	}
 }
