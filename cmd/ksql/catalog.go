@@ -42,12 +42,23 @@ func isShadow(schema, name string) string {
          AND substr(%[2]s, 1, length(v.name) + 1) = v.name || '_'))`, schema, name)
 }
 
+// isModuleStandIn is an SQL condition, true for a temp virtual table named
+// after its own module (temp.kpca_eigen USING kpca_eigen): ksql makes such
+// tables on every connection to stand in for eponymous table-valued
+// functions, so nobody should see them as their own tables.
+func isModuleStandIn(schema, name string) string {
+	return fmt.Sprintf(`(%[1]s = 'temp' AND %[2]s IN (SELECT name FROM pragma_module_list)
+    AND EXISTS (SELECT 1 FROM sqlite_temp_schema AS m WHERE m.name = %[2]s
+                AND m.sql LIKE 'CREATE VIRTUAL TABLE%%'))`, schema, name)
+}
+
 // userTablesSQL lists the tables and views a user made (no sqlite_ internals,
 // no shadow tables), temp ones as temp.NAME.
 var userTablesSQL = `SELECT CASE t.schema WHEN 'main' THEN t.name ELSE t.schema || '.' || t.name END
 FROM pragma_table_list AS t
 WHERE t.type IN ('table', 'view', 'virtual') AND t.name NOT LIKE 'sqlite\_%' ESCAPE '\'
   AND (?1 = '' OR t.name LIKE ?1) AND NOT ` + isShadow("t.schema", "t.name") + `
+  AND NOT ` + isModuleStandIn("t.schema", "t.name") + `
 ORDER BY t.schema <> 'main', 1`
 
 func cmdTables(s *Shell, _ *source, args []string, _ string) error {
@@ -104,6 +115,7 @@ var schemaSQL = `SELECT s.sql FROM (
 WHERE s.sql IS NOT NULL AND s.name NOT LIKE 'sqlite\_%' ESCAPE '\'
   AND (?1 = '' OR s.name LIKE ?1 OR s.tbl_name LIKE ?1)
   AND NOT ` + isShadow("s.db", "s.tbl_name") + `
+  AND NOT ` + isModuleStandIn("s.db", "s.name") + `
 ORDER BY s.db <> 'main', s.seq`
 
 func cmdSchema(s *Shell, _ *source, args []string, _ string) error {

@@ -36,6 +36,8 @@ func cmdImport(s *Shell, _ *source, args []string, _ string) error {
 	}
 	ctx, end := s.begin()
 	defer end()
+	spin := s.startSpinner()
+	defer spin.stop()
 	if fi.IsDir() {
 		err = s.withSavepoint(ctx, func() error { return s.importDir(ctx, path, table) })
 	} else {
@@ -379,5 +381,8 @@ func (s *Shell) importFile(ctx context.Context, stmt *sql.Stmt, dir, p string) e
 // warn reports a problem that does not stop the command.
 func (s *Shell) warn(format string, args ...any) {
 	s.out.Flush()
+	if s.progress {
+		fmt.Fprint(s.stderr, "\r\x1b[K") // over a spinner that may be showing
+	}
 	fmt.Fprintf(s.stderr, "warning: .import: "+format+"\n", args...)
 }

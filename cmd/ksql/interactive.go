@@ -69,6 +69,7 @@ func (s *Shell) repl(o *options, sio stdio) int {
 		if b.pending() {
 			p = contPrompt
 		}
+		s.resume()
 		line, err := ln.Prompt(p)
 		if errors.Is(err, liner.ErrPromptAborted) {
 			b.reset() // Ctrl-C at the prompt drops the pending statement

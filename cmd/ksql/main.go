@@ -198,7 +198,7 @@ func run(args []string, sio stdio) int {
 func (s *Shell) status(err error) int {
 	s.out.Flush()
 	switch {
-	case err == errStopped || s.isStopped():
+	case !s.interactive && (err == errStopped || s.isStopped()):
 		return 130
 	case err == errQuit && s.errors == 0:
 		return 0

@@ -49,6 +49,8 @@ func cmdPlot(s *Shell, _ *source, args []string, rest string) error {
 	}
 	ctx, end := s.begin()
 	defer end()
+	spin := s.startSpinner()
+	defer spin.stop()
 	cols, rows, err := s.collect(ctx, query)
 	if err != nil {
 		return fmt.Errorf(".plot: %s", cleanError(err))
@@ -63,6 +65,7 @@ func cmdPlot(s *Shell, _ *source, args []string, rest string) error {
 	if err := savePlot(p, out); err != nil {
 		return fmt.Errorf(".plot: %v", err)
 	}
+	spin.stop()
 	fmt.Fprintln(s.out, out)
 	if skipped > 0 {
 		s.out.Flush()

@@ -186,19 +186,25 @@ func (s *Shell) begin() (context.Context, func()) {
 	}
 }
 
-// interrupt cancels whatever runs now (Ctrl-C). In batch mode it also stops
-// reading input, as sqlite3 does; it reports whether anything was running.
+// interrupt cancels whatever runs now (Ctrl-C) and stops reading the
+// current input: the rest of a script, or of a .read file typed at the
+// prompt (the prompt itself goes on). It reports whether anything was running.
 func (s *Shell) interrupt() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.interactive {
-		s.stopped = true
-	}
+	s.stopped = true
 	if s.cancel != nil {
 		s.cancel()
 		return true
 	}
 	return false
+}
+
+// resume clears an interrupt once the prompt is back.
+func (s *Shell) resume() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stopped = false
 }
 
 func (s *Shell) isStopped() bool {

@@ -164,3 +164,18 @@ func TestInterruptAndSpinner(t *testing.T) {
 		}
 	}
 }
+
+// TestKernelsCommand checks .kernels without pinning the function list,
+// which grows as ksql does.
+func TestKernelsCommand(t *testing.T) {
+	out, errs, status := runShell(t, ".kernels\n")
+	if status != 0 || errs != "" {
+		t.Fatalf("status %d, stderr %q", status, errs)
+	}
+	for _, want := range []string{"normalize(K)", "ssk(p=3, lambda=0.5)", "unit=word",
+		"Functions on this connection: ", "gauss_kernel", "kernel_distance"} {
+		if !strings.Contains(out, want) {
+			t.Errorf(".kernels output lacks %q", want)
+		}
+	}
+}

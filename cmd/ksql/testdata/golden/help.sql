@@ -2,4 +2,3 @@
 .help import
 .help .plot
 .help vectors
-.kernels

@@ -14,6 +14,7 @@ CREATE TRIGGER tr AFTER INSERT ON t BEGIN
 END;
 INSERT INTO t VALUES (1);
 SELECT msg FROM log;
+CREATE TEMP TABLE scratch(x);
 .tables
 .schema t
 .schema
