@@ -87,6 +87,11 @@ func centerUpper(a []float64, n, stride int, poll func() error) (*Centerer, gram
 	var st gramStats
 	sums := make([]float64, n)
 	for i := 0; i < n; i++ {
+		if poll != nil && i%256 == 0 {
+			if err := poll(); err != nil {
+				return nil, st, err
+			}
+		}
 		row := a[i*stride : i*stride+n]
 		for j := i; j < n; j++ {
 			v := row[j]

@@ -85,8 +85,13 @@ func FitMap(K *mat.SymDense, opt MapOptions) (*Map, error) {
 		poll = opt.Interrupt
 	}
 	for i := 0; i < n; i++ {
+		if i%256 == 0 {
+			if err := poll(); err != nil {
+				return nil, err
+			}
+		}
 		for j := i; j < n; j++ {
-			if v := raw.Data[i*stride+j]; math.IsNaN(v) || math.IsInf(v, 0) {
+			if v := raw.Data[i*stride+j]; v-v != 0 { // NaN or ±Inf
 				return nil, fmt.Errorf("Gram matrix entry (%d, %d) is %v; kernel values must be finite", i, j, v)
 			}
 		}
