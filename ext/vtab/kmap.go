@@ -1,7 +1,6 @@
 package vtab
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -100,7 +99,7 @@ func (t *mapTable) current() (*snapshot, *kpca.Map, error) {
 	t.snap, t.fit, t.fitErr = snap, nil, nil
 	fit, err := t.fitSnapshot(snap)
 	if err != nil {
-		if !errors.Is(err, host.ErrInterrupted) {
+		if cacheable(err) {
 			t.fitErr = err
 		}
 		return nil, nil, err

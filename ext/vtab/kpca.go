@@ -178,7 +178,7 @@ func (t *kpcaTable) current() (*snapshot, *kpcaFit, error) {
 	t.snap, t.fit, t.fitErr = snap, nil, nil
 	fit, err := t.fitSnapshot(snap)
 	if err != nil {
-		if !errors.Is(err, host.ErrInterrupted) {
+		if cacheable(err) {
 			t.fitErr = err
 		}
 		return nil, nil, err
@@ -270,6 +270,20 @@ func errEmpty(snap *snapshot) error {
 	return fmt.Errorf("all %d rows of the source have a NULL object; there is nothing to fit", len(snap.ids))
 }
 
+// fitFailure is an error of the fit itself, a property of the data alone,
+// so it is cached with the snapshot like a model. Other errors are not:
+// after an interrupt, or a bound the user may raise (max_gram_bytes, the
+// string kernels' table limit), the next query tries again.
+type fitFailure struct{ error }
+
+func (f fitFailure) Unwrap() error { return f.error }
+
+// cacheable reports whether err may be cached with its snapshot.
+func cacheable(err error) bool {
+	var f fitFailure
+	return errors.As(err, &f)
+}
+
 // fitError keeps interrupts recognisable and passes the kpca package's
 // messages on, which already say what was wrong and what is allowed.
 func fitError(err error) error {
@@ -279,7 +293,7 @@ func fitError(err error) error {
 	if errors.Is(err, kpca.ErrNoObjects) {
 		return errors.New("the source has no rows; there is nothing to fit")
 	}
-	return err
+	return fitFailure{err}
 }
 
 // project computes the model's kernel values of a new object against its
