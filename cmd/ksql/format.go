@@ -2,11 +2,11 @@ package main
 
 import (
 	"encoding/binary"
-	"encoding/hex"
 	"math"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Vector display modes (.vectors).
@@ -20,6 +20,8 @@ const (
 // string, []byte, and time.Time for DATE-typed columns) into text. Human
 // modes (box, table, line, list) favour readability; machine modes (csv,
 // json) keep every digit so that the output reads back to the same value.
+// The append* forms write into a caller's buffer, so printing a result set
+// allocates nothing per cell.
 type valueFormat struct {
 	null     string // what NULL prints as
 	vectors  string // vecAuto, vecOn or vecOff
@@ -55,203 +57,211 @@ func (f *valueFormat) isVector(b []byte, decl string) bool {
 // vectorDecl reports whether a declared column type names a float32 vector,
 // as sqlite-vec's vec0 tables (float[N]) and common conventions do.
 func vectorDecl(decl string) bool {
+	if decl == "" {
+		return false
+	}
 	d := strings.ToLower(strings.TrimSpace(decl))
 	return strings.HasPrefix(d, "float[") || strings.HasPrefix(d, "f32") ||
 		d == "vector" || strings.HasPrefix(d, "vector(") || strings.HasPrefix(d, "vector[")
 }
 
-// vectorText writes a float32 vector as [a, b, …]. limit < 1 shows every
+func f32At(b []byte, i int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:])) }
+
+// appendVector writes a float32 vector as [a, b, …]. limit < 1 shows every
 // element; prec is the number of significant digits (-1: shortest exact).
-func vectorText(b []byte, limit, prec int) string {
+func appendVector(dst, b []byte, limit, prec int) []byte {
 	n := len(b) / 4
-	var sb strings.Builder
-	sb.WriteByte('[')
+	dst = append(dst, '[')
 	for i := 0; i < n; i++ {
 		if i > 0 {
-			sb.WriteString(", ")
+			dst = append(dst, ", "...)
 		}
 		if limit > 0 && i == limit && n > limit {
-			sb.WriteString("…")
+			dst = append(dst, "…"...)
 			break
 		}
-		x := math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-		sb.WriteString(strconv.FormatFloat(float64(x), 'g', prec, 32))
+		dst = strconv.AppendFloat(dst, float64(f32At(b, i)), 'g', prec, 32)
 	}
-	sb.WriteByte(']')
-	return sb.String()
+	return append(dst, ']')
 }
 
-// humanReal prints a REAL with 15 significant digits, as sqlite3 does, so
-// 0.1+0.2 reads 0.3, and keeps a ".0" on whole numbers so that a REAL never
-// looks like an INTEGER.
-func humanReal(x float64) string {
+// appendReal writes a REAL with prec significant digits (-1: the shortest
+// text that reads back exactly), keeping a ".0" on whole numbers so that a
+// REAL never looks like an INTEGER. Human modes use 15 digits, as sqlite3
+// does, so 0.1+0.2 reads 0.3.
+func appendReal(dst []byte, x float64, prec int) []byte {
 	switch {
 	case math.IsInf(x, 1):
-		return "Inf"
+		return append(dst, "Inf"...)
 	case math.IsInf(x, -1):
-		return "-Inf"
+		return append(dst, "-Inf"...)
 	case math.IsNaN(x):
-		return "NaN"
+		return append(dst, "NaN"...)
 	}
-	return withPoint(strconv.FormatFloat(x, 'g', 15, 64))
+	start := len(dst)
+	dst = strconv.AppendFloat(dst, x, 'g', prec, 64)
+	for _, c := range dst[start:] {
+		if c == '.' || c == 'e' {
+			return dst
+		}
+	}
+	return append(dst, ".0"...)
 }
 
-// exactReal prints the shortest text that reads back to the same float64.
-func exactReal(x float64) string {
+// humanReal is appendReal with 15 digits, as a string.
+func humanReal(x float64) string { return string(appendReal(nil, x, 15)) }
+
+const hexDigits = "0123456789ABCDEF"
+
+func appendHex(dst, b []byte) []byte {
+	dst = append(dst, "X'"...)
+	for _, c := range b {
+		dst = append(dst, hexDigits[c>>4], hexDigits[c&15])
+	}
+	return append(dst, '\'')
+}
+
+func appendTime(dst []byte, t time.Time) []byte {
 	switch {
-	case math.IsInf(x, 1):
-		return "Inf"
-	case math.IsInf(x, -1):
-		return "-Inf"
-	case math.IsNaN(x):
-		return "NaN"
+	case t.Location() == time.UTC && t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0:
+		return t.AppendFormat(dst, "2006-01-02")
+	case t.Location() == time.UTC:
+		return t.AppendFormat(dst, "2006-01-02 15:04:05.999999999")
 	}
-	return withPoint(strconv.FormatFloat(x, 'g', -1, 64))
+	return t.AppendFormat(dst, "2006-01-02 15:04:05.999999999-07:00")
 }
 
-func withPoint(s string) string {
-	if strings.ContainsAny(s, ".eEn") {
-		return s
-	}
-	return s + ".0"
-}
-
-func blobHex(b []byte) string { return "X'" + strings.ToUpper(hex.EncodeToString(b)) + "'" }
-
-func timeText(t time.Time) string {
-	if t.Location() == time.UTC && t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0 {
-		return t.Format("2006-01-02")
-	}
-	if t.Location() == time.UTC {
-		return t.Format("2006-01-02 15:04:05.999999999")
-	}
-	return t.Format("2006-01-02 15:04:05.999999999-07:00")
-}
-
-// human formats v for box, table, line and list modes and reports whether
-// it is a number (numbers are right-aligned in tables).
-func (f *valueFormat) human(v any, decl string) (string, bool) {
+// appendHuman writes v for box, table, line and list modes and reports
+// whether it is a number (numbers are right-aligned in tables).
+func (f *valueFormat) appendHuman(dst []byte, v any, decl string) ([]byte, bool) {
 	switch x := v.(type) {
 	case nil:
-		return f.null, false
+		return append(dst, f.null...), false
 	case int64:
-		return strconv.FormatInt(x, 10), true
+		return strconv.AppendInt(dst, x, 10), true
 	case float64:
-		return humanReal(x), true
+		return appendReal(dst, x, 15), true
 	case string:
-		return x, false
+		return append(dst, x...), false
 	case []byte:
 		if f.isVector(x, decl) {
-			return vectorText(x, f.vecWidth, 4), false
+			return appendVector(dst, x, f.vecWidth, 4), false
 		}
-		return blobHex(x), false
+		return appendHex(dst, x), false
 	case time.Time:
-		return timeText(x), false
+		return appendTime(dst, x), false
 	case bool:
 		if x {
-			return "1", true
+			return append(dst, '1'), true
 		}
-		return "0", true
+		return append(dst, '0'), true
 	}
-	return "", false
+	return dst, false
 }
 
-// exact formats v for csv: every digit kept, vectors in full as JSON arrays.
-func (f *valueFormat) exact(v any, decl string) string {
+// human is appendHuman as a string, for the few places that are not loops.
+func (f *valueFormat) human(v any, decl string) (string, bool) {
+	b, num := f.appendHuman(nil, v, decl)
+	return string(b), num
+}
+
+// appendExact writes v for csv: every digit kept, vectors in full.
+func (f *valueFormat) appendExact(dst []byte, v any, decl string) []byte {
 	switch x := v.(type) {
-	case nil:
-		return f.null
 	case float64:
-		return exactReal(x)
+		return appendReal(dst, x, -1)
 	case []byte:
 		if f.isVector(x, decl) {
-			return vectorText(x, 0, -1)
+			return appendVector(dst, x, 0, -1)
 		}
-		return blobHex(x)
 	}
-	s, _ := f.human(v, decl)
-	return s
+	dst, _ = f.appendHuman(dst, v, decl)
+	return dst
 }
 
-// jsonValue formats v as a JSON value: numbers as numbers (Inf as
+// appendJSON writes v as a JSON value: numbers as numbers (±Inf as
 // ±9.0e+999, as sqlite3 does, since JSON has no infinity), vectors as
 // arrays, other BLOBs as hex strings.
-func (f *valueFormat) jsonValue(v any, decl string) string {
+func (f *valueFormat) appendJSON(dst []byte, v any, decl string) []byte {
 	switch x := v.(type) {
 	case nil:
-		return "null"
+		return append(dst, "null"...)
 	case int64:
-		return strconv.FormatInt(x, 10)
+		return strconv.AppendInt(dst, x, 10)
 	case float64:
-		switch {
-		case math.IsInf(x, 1):
-			return "9.0e+999"
-		case math.IsInf(x, -1):
-			return "-9.0e+999"
-		case math.IsNaN(x):
-			return "null"
-		}
-		return exactReal(x)
+		return appendJSONNumber(dst, x, 64)
+	case string:
+		return appendJSONString(dst, x)
 	case []byte:
-		if f.isVector(x, decl) {
-			return jsonVector(x)
+		if !f.isVector(x, decl) {
+			dst = append(dst, '"')
+			return append(appendHex(dst, x), '"')
 		}
-		return jsonString(blobHex(x))
+		dst = append(dst, '[')
+		for i := 0; i < len(x)/4; i++ {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendJSONNumber(dst, float64(f32At(x, i)), 32)
+		}
+		return append(dst, ']')
+	case time.Time:
+		dst = append(dst, '"')
+		return append(appendTime(dst, x), '"')
+	case bool:
+		dst, _ = f.appendHuman(dst, v, decl)
+		return dst
 	}
-	s, _ := f.human(v, decl)
-	return jsonString(s)
+	return append(dst, "null"...)
 }
 
-func jsonVector(b []byte) string {
-	var sb strings.Builder
-	sb.WriteByte('[')
-	for i := 0; i < len(b); i += 4 {
-		if i > 0 {
-			sb.WriteByte(',')
-		}
-		x := float64(math.Float32frombits(binary.LittleEndian.Uint32(b[i:])))
-		switch {
-		case math.IsInf(x, 1):
-			sb.WriteString("9.0e+999")
-		case math.IsInf(x, -1):
-			sb.WriteString("-9.0e+999")
-		case math.IsNaN(x):
-			sb.WriteString("null")
-		default:
-			sb.WriteString(strconv.FormatFloat(x, 'g', -1, 32))
-		}
+func appendJSONNumber(dst []byte, x float64, bits int) []byte {
+	switch {
+	case math.IsInf(x, 1):
+		return append(dst, "9.0e+999"...)
+	case math.IsInf(x, -1):
+		return append(dst, "-9.0e+999"...)
+	case math.IsNaN(x):
+		return append(dst, "null"...)
+	case bits == 32:
+		return strconv.AppendFloat(dst, x, 'g', -1, 32)
 	}
-	sb.WriteByte(']')
-	return sb.String()
+	return appendReal(dst, x, -1)
 }
 
-// jsonString quotes s as a JSON string, escaping what JSON requires and
-// nothing else, so that non-ASCII text stays readable.
-func jsonString(s string) string {
-	var sb strings.Builder
-	sb.Grow(len(s) + 2)
-	sb.WriteByte('"')
-	for _, r := range s {
+// appendJSONString quotes s as a JSON string, escaping what JSON requires
+// and nothing else, so that non-ASCII text stays readable. Bytes that are
+// not UTF-8 become U+FFFD.
+func appendJSONString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x80 && c != '"' && c != '\\' {
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
 		switch r {
 		case '"':
-			sb.WriteString(`\"`)
+			dst = append(dst, `\"`...)
 		case '\\':
-			sb.WriteString(`\\`)
+			dst = append(dst, `\\`...)
 		case '\n':
-			sb.WriteString(`\n`)
+			dst = append(dst, `\n`...)
 		case '\r':
-			sb.WriteString(`\r`)
+			dst = append(dst, `\r`...)
 		case '\t':
-			sb.WriteString(`\t`)
+			dst = append(dst, `\t`...)
 		default:
 			if r < 0x20 || r == 0x2028 || r == 0x2029 {
-				sb.WriteString(`\u`)
-				sb.WriteString(strconv.FormatInt(int64(r)+0x10000, 16)[1:])
+				dst = append(dst, `\u`...)
+				dst = append(dst, hexDigits[r>>12&15], hexDigits[r>>8&15], hexDigits[r>>4&15], hexDigits[r&15])
 				continue
 			}
-			sb.WriteRune(r)
+			dst = utf8.AppendRune(dst, r)
 		}
 	}
-	sb.WriteByte('"')
-	return sb.String()
+	return append(dst, '"')
 }

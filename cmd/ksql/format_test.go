@@ -91,10 +91,10 @@ func TestMachineValues(t *testing.T) {
 		{int64(7), "7", "7"},
 	}
 	for _, tc := range tests {
-		if got := f.exact(tc.v, ""); got != tc.csv {
+		if got := string(f.appendExact(nil, tc.v, "")); got != tc.csv {
 			t.Errorf("exact(%v) = %q, want %q", tc.v, got, tc.csv)
 		}
-		if got := f.jsonValue(tc.v, ""); got != tc.json_ {
+		if got := string(f.appendJSON(nil, tc.v, "")); got != tc.json_ {
 			t.Errorf("jsonValue(%v) = %q, want %q", tc.v, got, tc.json_)
 		}
 	}
@@ -110,6 +110,32 @@ func TestInferKinds(t *testing.T) {
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("column %d: %s, want %s", i, kindSQL[got[i]], kindSQL[want[i]])
+		}
+	}
+}
+
+func TestGridFit(t *testing.T) {
+	tests := []struct {
+		in    string
+		max   int
+		want  string
+		width int
+	}{
+		{"plain", 0, "plain", 5},
+		{"plain text", 6, "plain…", 6},
+		{"exactly", 7, "exactly", 7},
+		{"two\nlines\tand\x00\x1b\x01", 0, `two\nlines\tand\0\e\x01`, 23},
+		{"héllo 你好", 8, "héllo …", 7},
+		{"你好你好", 5, "你好…", 5},
+		{"bad \xff byte", 0, "bad \uFFFD byte", 10},
+		{"совсем новый текст", 10, "совсем но…", 10},
+	}
+	for _, tc := range tests {
+		p := &gridPrinter{o: &outputOptions{maxWidth: tc.max}}
+		buf := []byte("prefix" + tc.in)
+		got, w := p.fit(buf, len("prefix"))
+		if string(got) != "prefix"+tc.want || w != tc.width {
+			t.Errorf("fit(%q, max %d) = %q, width %d; want %q, width %d", tc.in, tc.max, got[6:], w, tc.want, tc.width)
 		}
 	}
 }

@@ -2,8 +2,8 @@ package main
 
 import (
 	"bufio"
-	"encoding/csv"
-	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
 )
@@ -38,7 +38,7 @@ type outputOptions struct {
 func newPrinter(w *bufio.Writer, o *outputOptions) printer {
 	switch o.mode {
 	case "csv":
-		return &csvPrinter{w: csv.NewWriter(w), o: o}
+		return &csvPrinter{w: w, o: o}
 	case "json":
 		return &jsonPrinter{w: w, o: o}
 	case "line":
@@ -53,6 +53,7 @@ type listPrinter struct {
 	w    *bufio.Writer
 	o    *outputOptions
 	cols []column
+	cell []byte
 }
 
 func (p *listPrinter) header(cols []column) {
@@ -74,54 +75,92 @@ func (p *listPrinter) row(vals []any) {
 		if i > 0 {
 			p.w.WriteString(p.o.separator)
 		}
-		s, _ := p.o.fmt.human(v, p.cols[i].decl)
-		p.w.WriteString(s)
+		p.cell, _ = p.o.fmt.appendHuman(p.cell[:0], v, p.cols[i].decl)
+		p.w.Write(p.cell)
 	}
 	p.w.WriteByte('\n')
 }
 
 func (p *listPrinter) end() {}
 
+// csvPrinter writes RFC 4180 CSV, quoting as encoding/csv does: a field
+// with a comma, a quote or a line break, or that starts with a space.
 type csvPrinter struct {
-	w    *csv.Writer
+	w    *bufio.Writer
 	o    *outputOptions
 	cols []column
-	rec  []string
+	cell []byte
 }
 
 func (p *csvPrinter) header(cols []column) {
 	p.cols = cols
-	p.rec = make([]string, len(cols))
-	if p.o.headers {
-		for i, c := range cols {
-			p.rec[i] = c.name
-		}
-		p.w.Write(p.rec)
+	if !p.o.headers {
+		return
 	}
+	for i, c := range cols {
+		if i > 0 {
+			p.w.WriteByte(',')
+		}
+		p.cell = append(p.cell[:0], c.name...)
+		p.field()
+	}
+	p.w.WriteByte('\n')
 }
 
 func (p *csvPrinter) row(vals []any) {
 	for i, v := range vals {
-		p.rec[i] = p.o.fmt.exact(v, p.cols[i].decl)
+		if i > 0 {
+			p.w.WriteByte(',')
+		}
+		p.cell = p.o.fmt.appendExact(p.cell[:0], v, p.cols[i].decl)
+		p.field()
 	}
-	p.w.Write(p.rec)
+	p.w.WriteByte('\n')
 }
 
-func (p *csvPrinter) end() { p.w.Flush() }
+// field writes p.cell, quoted when it needs to be.
+func (p *csvPrinter) field() {
+	quote := false
+	for _, c := range p.cell {
+		if c == ',' || c == '"' || c == '\r' || c == '\n' {
+			quote = true
+			break
+		}
+	}
+	if len(p.cell) > 0 {
+		r, _ := utf8.DecodeRune(p.cell)
+		quote = quote || unicode.IsSpace(r)
+	}
+	if !quote {
+		p.w.Write(p.cell)
+		return
+	}
+	p.w.WriteByte('"')
+	for _, c := range p.cell {
+		if c == '"' {
+			p.w.WriteByte('"')
+		}
+		p.w.WriteByte(c)
+	}
+	p.w.WriteByte('"')
+}
+
+func (p *csvPrinter) end() {}
 
 type jsonPrinter struct {
 	w    *bufio.Writer
 	o    *outputOptions
 	cols []column
-	keys []string
+	keys [][]byte
+	cell []byte
 	n    int
 }
 
 func (p *jsonPrinter) header(cols []column) {
 	p.cols = cols
-	p.keys = make([]string, len(cols))
+	p.keys = make([][]byte, len(cols))
 	for i, c := range cols {
-		p.keys[i] = jsonString(c.name)
+		p.keys[i] = append(appendJSONString(nil, c.name), ':')
 	}
 }
 
@@ -136,9 +175,9 @@ func (p *jsonPrinter) row(vals []any) {
 		if i > 0 {
 			p.w.WriteByte(',')
 		}
-		p.w.WriteString(p.keys[i])
-		p.w.WriteByte(':')
-		p.w.WriteString(p.o.fmt.jsonValue(v, p.cols[i].decl))
+		p.w.Write(p.keys[i])
+		p.cell = p.o.fmt.appendJSON(p.cell[:0], v, p.cols[i].decl)
+		p.w.Write(p.cell)
 	}
 	p.w.WriteByte('}')
 }
@@ -154,6 +193,7 @@ type linePrinter struct {
 	o     *outputOptions
 	cols  []column
 	width int
+	cell  []byte
 	n     int
 }
 
@@ -171,121 +211,27 @@ func (p *linePrinter) row(vals []any) {
 	p.n++
 	for i, v := range vals {
 		name := p.cols[i].name
-		p.w.WriteString(strings.Repeat(" ", p.width-runewidth.StringWidth(name)))
+		writeSpaces(p.w, p.width-runewidth.StringWidth(name))
 		p.w.WriteString(name)
 		p.w.WriteString(" = ")
-		s, _ := p.o.fmt.human(v, p.cols[i].decl)
-		p.w.WriteString(strings.ToValidUTF8(s, "\uFFFD"))
+		p.cell, _ = p.o.fmt.appendHuman(p.cell[:0], v, p.cols[i].decl)
+		if !utf8.Valid(p.cell) {
+			p.cell = []byte(string([]rune(string(p.cell)))) // invalid bytes become U+FFFD
+		}
+		p.w.Write(p.cell)
 		p.w.WriteByte('\n')
 	}
 }
 
 func (p *linePrinter) end() {}
 
-// gridGlyphs are the joints (left, middle, right) of the top border, the
-// rule under the header and the bottom border, and the line characters.
-type gridGlyphs struct {
-	top, mid, bot [3]string
-	h, v          string
-}
+const spaces = "                                                                "
 
-var (
-	boxGlyphs   = gridGlyphs{[3]string{"┌", "┬", "┐"}, [3]string{"├", "┼", "┤"}, [3]string{"└", "┴", "┘"}, "─", "│"}
-	asciiGlyphs = gridGlyphs{[3]string{"+", "+", "+"}, [3]string{"+", "+", "+"}, [3]string{"+", "+", "+"}, "-", "|"}
-)
-
-// gridPrinter draws box and table modes. It must see every row before it
-// knows the column widths, so it keeps the (already truncated) cells.
-type gridPrinter struct {
-	w      *bufio.Writer
-	o      *outputOptions
-	box    bool
-	cols   []column
-	names  []string
-	widths []int
-	cells  [][]gridCell
-}
-
-type gridCell struct {
-	text  string
-	width int
-	right bool
-}
-
-func (p *gridPrinter) header(cols []column) {
-	p.cols = cols
-	p.widths = make([]int, len(cols))
-	p.names = make([]string, len(cols))
-	for i, c := range cols {
-		p.names[i] = p.cellText(c.name)
-		p.widths[i] = runewidth.StringWidth(p.names[i])
+func writeSpaces(w *bufio.Writer, n int) {
+	for ; n > len(spaces); n -= len(spaces) {
+		w.WriteString(spaces)
 	}
-}
-
-// cellText makes s fit on one line of a grid: control characters become
-// visible escapes and long text is cut to maxWidth with "…".
-func (p *gridPrinter) cellText(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	if strings.ContainsAny(s, "\n\r\t\x00\x1b") {
-		s = strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`, "\x00", `\0`, "\x1b", `\e`).Replace(s)
+	if n > 0 {
+		w.WriteString(spaces[:n])
 	}
-	if p.o.maxWidth > 0 && runewidth.StringWidth(s) > p.o.maxWidth {
-		s = runewidth.Truncate(s, p.o.maxWidth, "…")
-	}
-	return s
-}
-
-func (p *gridPrinter) row(vals []any) {
-	r := make([]gridCell, len(vals))
-	for i, v := range vals {
-		s, num := p.o.fmt.human(v, p.cols[i].decl)
-		s = p.cellText(s)
-		r[i] = gridCell{text: s, width: runewidth.StringWidth(s), right: num}
-		p.widths[i] = max(p.widths[i], r[i].width)
-	}
-	p.cells = append(p.cells, r)
-}
-
-func (p *gridPrinter) end() {
-	if len(p.cells) == 0 {
-		return
-	}
-	g := &boxGlyphs
-	if !p.box {
-		g = &asciiGlyphs
-	}
-	top, mid, bot, h, v := g.top, g.mid, g.bot, g.h, g.v
-	p.rule(top, h)
-	p.w.WriteString(v)
-	for i, name := range p.names {
-		pad := p.widths[i] - runewidth.StringWidth(name)
-		p.w.WriteString(" " + strings.Repeat(" ", pad/2) + name + strings.Repeat(" ", pad-pad/2) + " " + v)
-	}
-	p.w.WriteByte('\n')
-	p.rule(mid, h)
-	for _, r := range p.cells {
-		p.w.WriteString(v)
-		for i, c := range r {
-			pad := strings.Repeat(" ", p.widths[i]-c.width)
-			if c.right {
-				p.w.WriteString(" " + pad + c.text + " " + v)
-			} else {
-				p.w.WriteString(" " + c.text + pad + " " + v)
-			}
-		}
-		p.w.WriteByte('\n')
-	}
-	p.rule(bot, h)
-}
-
-func (p *gridPrinter) rule(j [3]string, h string) {
-	p.w.WriteString(j[0])
-	for i, w := range p.widths {
-		if i > 0 {
-			p.w.WriteString(j[1])
-		}
-		p.w.WriteString(strings.Repeat(h, w+2))
-	}
-	p.w.WriteString(j[2])
-	p.w.WriteByte('\n')
 }
