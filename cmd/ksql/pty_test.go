@@ -15,20 +15,80 @@ import (
 	"github.com/creack/pty"
 )
 
-// buildShell compiles the ksql binary for the tests that need a real
-// process on a pseudo-terminal.
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+	out  []byte
+}
+
+// buildShell compiles the ksql binary, once per test run, for the tests
+// that need a real process (signals, a pseudo-terminal).
 func buildShell(t *testing.T) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go tool on PATH to build the shell")
 	}
-	bin := filepath.Join(t.TempDir(), "ksql")
-	out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("building the shell: %v\n%s", err, out)
+	built.once.Do(func() {
+		built.dir, built.err = os.MkdirTemp("", "ksql-test-")
+		if built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "ksql")
+		built.out, built.err = exec.Command(goTool, "build", "-o", built.bin, ".").CombinedOutput()
+	})
+	if built.err != nil {
+		t.Fatalf("building the shell: %v\n%s", built.err, built.out)
 	}
-	return bin
+	return built.bin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// TestSignalInScript sends SIGINT (Ctrl-C) to a shell running a script
+// from a pipe: the running statement is interrupted, the rest of the script
+// does not run, and the exit status is 130, as for sqlite3.
+func TestSignalInScript(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildShell(t)
+	cmd := exec.Command(bin)
+	cmd.Stdin = strings.NewReader("SELECT 'before';\n" + longQuery + ";\nSELECT 'after';\n")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond) // well into the long statement
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the shell did not stop within 20s of SIGINT")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Errorf("exit status %d, want 130", code)
+	}
+	if out.String() != "before\n" {
+		t.Errorf("stdout %q, want only the statement before the interrupt", out.String())
+	}
+	if errb.String() != "Error: stdin:2: interrupted\n" {
+		t.Errorf("stderr %q", errb.String())
+	}
 }
 
 // ptyTerm drives one shell process through a pseudo-terminal: what the
