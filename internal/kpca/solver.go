@@ -151,92 +151,149 @@ const (
 // to mmax vectors, then restarts from the best Ritz vectors. The projected
 // matrix H = VᵀAV is kept in full, so the restarted (arrowhead) form needs
 // no special case. poll is called before every product with a.
+//
+// When the Krylov space becomes invariant (a breakdown: the matrix has few
+// distinct eigenvalues, like I − 11ᵀ/n), its Ritz pairs are exact but
+// repeated eigenvalues appear once only; the missing copies live in the
+// complement. The solver then probes the complement with fresh random
+// vectors, and stops only when a probe's own Krylov block breaks down
+// without finding anything above the k-th Ritz value.
 func lanczos(a symOp, n, k int, poll func() error) (*eigResult, error) {
-	mmax := min(n, max(2*k+20, k+40))
-	keep := k + (mmax-k)/2
-	V := make([]float64, (mmax+1)*n) // basis vectors, one per row
-	H := make([]float64, mmax*mmax)  // H[i*mmax+j] = v_iᵀ A v_j
-	h1, h2 := make([]float64, mmax), make([]float64, mmax)
-	w := make([]float64, n)
-	rng := splitMix64{lanczosSeed}
-	randomOrthonormal(V, 0, n, &rng)
-	maxMatvecs := max(2000, 30*mmax)
-	checkEvery := max(1, mmax/10)
+	l := newLanczosState(n, k)
 	res := &eigResult{minEig: math.Inf(1)}
-	var anorm float64
-	j, sinceCheck := 0, 0
 	for {
 		if err := poll(); err != nil {
 			return nil, err
 		}
-		if res.matvecs >= maxMatvecs {
+		if res.matvecs >= l.maxMatvecs {
 			return nil, fmt.Errorf("the Lanczos eigensolver did not converge in %d matrix products (eigenvalues %d and %d may nearly coincide); use the dense solver", res.matvecs, k, k+1)
 		}
-		a.mul(w, V[j*n:(j+1)*n])
-		res.matvecs++
-		basis := blas64.General{Rows: j + 1, Cols: n, Stride: n, Data: V[:(j+1)*n]}
-		blas64.Gemv(blas.NoTrans, 1, basis, vec(w), 0, vec(h1[:j+1]))
-		blas64.Gemv(blas.Trans, -1, basis, vec(h1[:j+1]), 1, vec(w))
-		blas64.Gemv(blas.NoTrans, 1, basis, vec(w), 0, vec(h2[:j+1]))
-		blas64.Gemv(blas.Trans, -1, basis, vec(h2[:j+1]), 1, vec(w))
-		var hn float64
-		for i := 0; i <= j; i++ {
-			v := h1[i] + h2[i]
-			H[i*mmax+j], H[j*mmax+i] = v, v
-			hn += v * v
-		}
-		beta := blas64.Nrm2(vec(w))
-		anorm = math.Max(anorm, math.Sqrt(hn+beta*beta))
-		j++
-		if j == n || beta <= lanczosBreakTol*anorm {
-			// An invariant subspace: the coupling is zero and the basis
-			// continues, if there is room, with a fresh random direction.
-			beta = 0
-			if j < n && j < mmax+1 {
-				randomOrthonormal(V, j, n, &rng)
-			}
-		} else {
-			blas64.Scal(1/beta, vec(w))
-			copy(V[j*n:(j+1)*n], w)
-		}
-		sinceCheck++
-		if j < k || (j < mmax && j < n && beta != 0 && sinceCheck < checkEvery) {
-			continue
-		}
-		sinceCheck = 0
-		theta, S, err := smallEigen(H, mmax, j)
+		beta, err := l.step(a)
 		if err != nil {
 			return nil, err
 		}
-		anorm = math.Max(anorm, math.Max(math.Abs(theta[0]), math.Abs(theta[j-1])))
-		res.minEig = math.Min(res.minEig, theta[0])
-		done := j == n
-		if !done {
-			done = true
-			for t := 0; t < k; t++ {
-				if beta*math.Abs(S.At(j-1, j-1-t)) > lanczosTol*anorm {
-					done = false
-					break
-				}
-			}
+		res.matvecs++
+		if l.j < k || (l.j < l.mmax && l.j < n && !l.brokeNow && l.sinceCheck < l.checkEvery) {
+			continue
 		}
-		if done {
-			res.vals, res.vecs = ritzPairs(V, S, theta, n, j, k)
+		l.sinceCheck = 0
+		theta, S, err := smallEigen(l.H, l.mmax, 0, l.j)
+		if err != nil {
+			return nil, err
+		}
+		l.anorm = math.Max(l.anorm, math.Max(math.Abs(theta[0]), math.Abs(theta[l.j-1])))
+		res.minEig = math.Min(res.minEig, theta[0])
+		if l.converged(beta, theta, S) {
+			res.vals, res.vecs = ritzPairs(l.V, S, theta, n, l.j, k)
 			return res, nil
 		}
-		if j == mmax {
-			restart(V, H, S, theta, n, mmax, keep)
-			j = keep
+		if l.j == l.mmax {
+			restart(l.V, l.H, S, theta, n, l.mmax, l.keep)
+			l.j, l.blockStart, l.probing = l.keep, 0, false
 		}
 	}
 }
 
-// smallEigen diagonalises the leading j×j block of the projected matrix.
-func smallEigen(H []float64, stride, j int) ([]float64, *mat.Dense, error) {
+// lanczosState is the working set of lanczos.
+type lanczosState struct {
+	n, k, mmax, keep       int
+	maxMatvecs, checkEvery int
+	V                      []float64 // (mmax+1)×n: basis vectors, one per row
+	H                      []float64 // mmax×mmax: H[i*mmax+j] = v_iᵀ A v_j
+	h1, h2, w              []float64
+	rng                    splitMix64
+	anorm                  float64 // running estimate of ‖A‖
+	j, sinceCheck          int     // basis vectors multiplied; steps since the last check
+	blockStart             int     // where the current Krylov block began
+	probing                bool    // a breakdown happened since the last restart
+	brokeNow               bool    // the last step broke down
+	completedProbe         bool    // ... and the block it closed was a probe
+	probeTop               float64 // the top Ritz value of that probe block
+}
+
+func newLanczosState(n, k int) *lanczosState {
+	mmax := min(n, max(2*k+20, k+40))
+	l := &lanczosState{
+		n: n, k: k, mmax: mmax, keep: k + (mmax-k)/2,
+		maxMatvecs: max(2000, 30*mmax), checkEvery: max(1, mmax/10),
+		V: make([]float64, (mmax+1)*n), H: make([]float64, mmax*mmax),
+		h1: make([]float64, mmax), h2: make([]float64, mmax), w: make([]float64, n),
+		rng: splitMix64{lanczosSeed},
+	}
+	randomOrthonormal(l.V, 0, n, &l.rng)
+	return l
+}
+
+// step multiplies the newest basis vector, orthogonalises the product
+// against the basis (recording the coefficients in H) and appends the
+// normalised remainder, or a fresh random direction after a breakdown. It
+// returns the coupling β to the appended vector (0 after a breakdown).
+func (l *lanczosState) step(a symOp) (float64, error) {
+	n, j, w := l.n, l.j, l.w
+	a.mul(w, l.V[j*n:(j+1)*n])
+	basis := blas64.General{Rows: j + 1, Cols: n, Stride: n, Data: l.V[:(j+1)*n]}
+	blas64.Gemv(blas.NoTrans, 1, basis, vec(w), 0, vec(l.h1[:j+1]))
+	blas64.Gemv(blas.Trans, -1, basis, vec(l.h1[:j+1]), 1, vec(w))
+	blas64.Gemv(blas.NoTrans, 1, basis, vec(w), 0, vec(l.h2[:j+1]))
+	blas64.Gemv(blas.Trans, -1, basis, vec(l.h2[:j+1]), 1, vec(w))
+	var hn float64
+	for i := 0; i <= j; i++ {
+		v := l.h1[i] + l.h2[i]
+		l.H[i*l.mmax+j], l.H[j*l.mmax+i] = v, v
+		hn += v * v
+	}
+	beta := blas64.Nrm2(vec(w))
+	l.anorm = math.Max(l.anorm, math.Sqrt(hn+beta*beta))
+	l.j++
+	l.sinceCheck++
+	l.brokeNow = l.j == n || beta <= lanczosBreakTol*l.anorm
+	if !l.brokeNow {
+		blas64.Scal(1/beta, vec(w))
+		copy(l.V[l.j*n:(l.j+1)*n], w)
+		return beta, nil
+	}
+	l.completedProbe = l.probing
+	if l.probing {
+		top, _, err := smallEigen(l.H, l.mmax, l.blockStart, l.j)
+		if err != nil {
+			return 0, err
+		}
+		l.probeTop = top[len(top)-1]
+	}
+	if l.j < n {
+		l.probing, l.blockStart = true, l.j
+		randomOrthonormal(l.V, l.j, n, &l.rng)
+	}
+	return 0, nil
+}
+
+// converged reports whether the top k Ritz pairs are eigenpairs to within
+// lanczosTol·‖A‖ and, after a breakdown, whether the complement has been
+// probed without finding anything above the k-th Ritz value.
+func (l *lanczosState) converged(beta float64, theta []float64, S *mat.Dense) bool {
+	j := l.j
+	if j == l.n {
+		return true
+	}
+	for t := 0; t < l.k; t++ {
+		if beta*math.Abs(S.At(j-1, j-1-t)) > lanczosTol*l.anorm {
+			return false
+		}
+	}
+	if !l.probing {
+		return true
+	}
+	return l.brokeNow && l.completedProbe && l.probeTop <= theta[j-l.k]+lanczosTol*l.anorm
+}
+
+// smallEigen diagonalises the diagonal block [lo, hi) of the projected
+// matrix; eigenvalues come in ascending order.
+func smallEigen(H []float64, stride, lo, hi int) ([]float64, *mat.Dense, error) {
+	j := hi - lo
 	h := mat.NewSymDense(j, nil)
 	for r := 0; r < j; r++ {
 		for c := r; c < j; c++ {
-			h.SetSym(r, c, H[r*stride+c])
+			h.SetSym(r, c, H[(lo+r)*stride+lo+c])
 		}
 	}
 	var es mat.EigenSym

@@ -196,3 +196,97 @@ func TestUpperOp(t *testing.T) {
 		}
 	}
 }
+
+// blockDiag returns the full n×n matrix made of copies[i] copies of the
+// symmetric block blocks[i] on the diagonal: its eigenvalues are exactly
+// (bit for bit) repeated, the case where single-vector Lanczos breaks down.
+func blockDiag(blocks [][]float64, sizes, copies []int) ([]float64, int) {
+	n := 0
+	for i, b := range sizes {
+		n += b * copies[i]
+	}
+	a := make([]float64, n*n)
+	at := 0
+	for i, b := range sizes {
+		for c := 0; c < copies[i]; c++ {
+			for r := 0; r < b; r++ {
+				for s := 0; s < b; s++ {
+					a[(at+r)*n+at+s] = blocks[i][r*b+s]
+				}
+			}
+			at += b
+		}
+	}
+	return a, n
+}
+
+// TestLanczosRepeatedEigenvalues: exactly repeated eigenvalues, found by
+// probing the complement after a breakdown, agree with the dense solver.
+func TestLanczosRepeatedEigenvalues(t *testing.T) {
+	b1 := []float64{4, 1, 0, 1, 3, 1, 0, 1, 2} // eigenvalues ≈ 4.73, 3, 1.27
+	b2 := []float64{10, 2, 2, 1}               // ≈ 10.4, 0.62
+	cases := []struct {
+		name   string
+		blocks [][]float64
+		sizes  []int
+		copies []int
+		k      int
+	}{
+		{"one block ×150, k=6 (top eigenvalue ×150)", [][]float64{b1}, []int{3}, []int{150}, 6},
+		{"b2 ×3 and b1 ×120, k=5", [][]float64{b2, b1}, []int{2, 3}, []int{3, 120}, 5},
+		{"b2 ×2 and b1 ×120, k=8", [][]float64{b2, b1}, []int{2, 3}, []int{2, 120}, 8},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a, n := blockDiag(c.blocks, c.sizes, c.copies)
+			lz, err := lanczos(newUpperOp(a, n, n, 1), n, c.k, noPoll)
+			if err != nil {
+				t.Fatal(err)
+			}
+			de, err := denseEigen(append([]float64(nil), a...), n, n, c.k, noPoll)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j := range de.vals {
+				if math.Abs(lz.vals[j]-de.vals[j]) > 1e-10*de.vals[0] {
+					t.Errorf("eigenvalue %d: lanczos %.15g, dense %.15g (all: %v vs %v)", j+1, lz.vals[j], de.vals[j], lz.vals, de.vals)
+					break
+				}
+			}
+			// The eigenvectors of a repeated eigenvalue are not unique, but
+			// they must be orthonormal eigenvectors.
+			for p := 0; p < c.k; p++ {
+				vp := column(lz.vecs, n, c.k, p)
+				for q := p; q < c.k; q++ {
+					want := 0.0
+					if p == q {
+						want = 1
+					}
+					if d := dot(vp, column(lz.vecs, n, c.k, q)); math.Abs(d-want) > 1e-10 {
+						t.Errorf("⟨v_%d, v_%d⟩ = %g", p, q, d)
+					}
+				}
+			}
+			t.Logf("%d products: %v", lz.matvecs, lz.vals)
+		})
+	}
+}
+
+// TestFitIdentityKernel: K = I (e.g. normalize(ngram) on texts that share
+// no n-gram) centres to I − 11ᵀ/n, eigenvalue 1 with multiplicity n − 1.
+func TestFitIdentityKernel(t *testing.T) {
+	n := 400
+	K := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		K.SetSym(i, i, 1)
+	}
+	m, err := Fit(K, Options{Components: 5, Solver: Lanczos})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, v := range m.Eigenvalues {
+		if math.Abs(v-1) > 1e-12 || math.Abs(m.ExplainedRatio[j]-1/float64(n-1)) > 1e-12 {
+			t.Errorf("component %d: eigenvalue %.15g, ratio %.15g", j+1, v, m.ExplainedRatio[j])
+		}
+	}
+}
