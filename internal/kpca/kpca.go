@@ -70,7 +70,7 @@ type Options struct {
 	Solver Solver
 	// Interrupt, if not nil, is polled every few milliseconds of work; the
 	// fit stops and returns its error as soon as it is not nil (pass
-	// host.Conn.Err).
+	// host.Conn.Err). FitNystrom's workers may call it concurrently.
 	Interrupt func() error
 	// Workers bounds the goroutines used (0: GOMAXPROCS).
 	Workers int

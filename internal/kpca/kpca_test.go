@@ -278,3 +278,32 @@ func TestProjectErrors(t *testing.T) {
 		t.Errorf("Inf: %v", err)
 	}
 }
+
+// TestSmallN: both solvers agree down to n = 2 (where Lanczos spans the
+// whole space), with k up to n − 1.
+func TestSmallN(t *testing.T) {
+	X := irisX(t)
+	for n := 2; n <= 9; n++ {
+		for k := 1; k < n; k++ {
+			K := gram(X[45:45+n], gauss(1))
+			d, err1 := Fit(copySym(K), Options{Components: k, Solver: Dense})
+			l, err2 := Fit(copySym(K), Options{Components: k, Solver: Lanczos})
+			if (err1 == nil) != (err2 == nil) {
+				t.Fatalf("n=%d k=%d: dense %v, lanczos %v", n, k, err1, err2)
+			}
+			if err1 != nil {
+				continue
+			}
+			for j := 0; j < k; j++ {
+				if math.Abs(d.Eigenvalues[j]-l.Eigenvalues[j]) > 1e-12*d.Eigenvalues[0] {
+					t.Errorf("n=%d k=%d eigenvalue %d: dense %.15g, lanczos %.15g", n, k, j, d.Eigenvalues[j], l.Eigenvalues[j])
+				}
+				for i := 0; i < n; i++ {
+					if math.Abs(d.Projection(i, nil)[j]-l.Projection(i, nil)[j]) > 1e-9*math.Sqrt(d.Eigenvalues[0]) {
+						t.Errorf("n=%d k=%d: projection (%d, %d) differs", n, k, i, j)
+					}
+				}
+			}
+		}
+	}
+}
