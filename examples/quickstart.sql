@@ -18,17 +18,19 @@
 SELECT label, count(*) AS texts, min(length(text)) AS shortest, max(length(text)) AS longest
 FROM reuters GROUP BY label;
 
--- 2. The texts most like text 0 (an acquisition), by the 3-gram spectrum
+-- 2. The texts most like text 0 (an acquisition) by the 3-gram spectrum
 --    kernel, normalised so that every text has similarity 1 with itself.
-SELECT b.id, b.label,
-       round(kernel('normalize(ngram(n=3))', a.text, b.text), 4) AS similarity,
-       substr(replace(b.text, char(10), ' '), 1, 50) AS text
-FROM reuters AS a, reuters AS b
-WHERE a.id = 0 AND b.id <> a.id
-ORDER BY similarity DESC LIMIT 5;
+--    A gram table is the corpus's kernel matrix; row_id = 0 computes one row.
+CREATE VIRTUAL TABLE reuters_gram USING gram(
+    table=reuters, id=id, column=text, kernel='normalize(ngram(n=3))');
+SELECT g.col_id AS id, r.label, round(g.value, 4) AS similarity,
+       substr(replace(r.text, char(10), ' '), 1, 50) AS text
+FROM reuters_gram AS g JOIN reuters AS r ON r.id = g.col_id
+WHERE g.row_id = 0 AND g.col_id <> 0
+ORDER BY g.value DESC LIMIT 5;
 
--- 3. The same question by the subsequence kernel: common subsequences of
---    3 characters, gaps allowed.
+-- 3. The same question by the subsequence kernel (common subsequences of
+--    3 characters, gaps allowed), with kernel() on any two values.
 SELECT b.id, b.label,
        round(kernel('normalize(subseq(p=3))', a.text, b.text), 4) AS similarity
 FROM reuters AS a, reuters AS b
@@ -36,14 +38,14 @@ WHERE a.id = 0 AND b.id <> a.id
 ORDER BY similarity DESC LIMIT 5;
 
 -- 4. A nearest-neighbour classifier, leave one out: each text takes the label
---    of the most similar other text. (SQLite gives the bare column "guess"
---    from the row where max(s) is reached.)
-WITH sims AS (
-  SELECT a.id, a.label, b.label AS guess,
-         kernel('normalize(ngram(n=3))', a.text, b.text) AS s
-  FROM reuters AS a JOIN reuters AS b ON a.id <> b.id),
-best AS (SELECT id, label, guess, max(s) FROM sims GROUP BY id)
-SELECT label, count(*) AS texts, sum(guess = label) AS correct FROM best GROUP BY label;
+--    of the most similar other text. The full scan of the gram table computes
+--    each pair once, on all cores. (SQLite gives the bare column col_id from
+--    the row where max(value) is reached.)
+WITH best AS (
+  SELECT row_id, col_id, max(value) FROM reuters_gram WHERE row_id <> col_id GROUP BY row_id)
+SELECT a.label, count(*) AS texts, sum(a.label = b.label) AS correct
+FROM best JOIN reuters AS a ON a.id = best.row_id JOIN reuters AS b ON b.id = best.col_id
+GROUP BY a.label;
 
 -- 5. The same on DNA, with the gap-weighted subsequence kernel of Lodhi et al.
 WITH sims AS (
@@ -53,12 +55,32 @@ WITH sims AS (
 best AS (SELECT id, class, guess, max(s) FROM sims GROUP BY id)
 SELECT class, count(*) AS sequences, sum(guess = class) AS correct FROM best GROUP BY class;
 
--- 6. A map of the corpus: every text placed by its similarity to an
---    acquisition text (id 0) and to a crude-oil text (id 20), coloured by label.
-.plot --out examples/reuters-map.png SELECT kernel('normalize(ngram(n=3))', d.text, a.text) AS like_acq_0, kernel('normalize(ngram(n=3))', d.text, c.text) AS like_crude_20, d.label FROM reuters AS d, reuters AS a, reuters AS c WHERE a.id = 0 AND c.id = 20
+-- 6. Kernel PCA of the corpus: two components, the share of variance they
+--    explain, where a new text lands, and a picture.
+CREATE VIRTUAL TABLE reuters_pca USING kpca(
+    table=reuters, id=id, column=text, kernel='normalize(ngram(n=3))', components=2);
+SELECT component, round(eigenvalue, 4) AS eigenvalue, round(explained_ratio, 4) AS explained
+FROM kpca_eigen('reuters_pca');
+SELECT round(pc1, 4) AS pc1, round(pc2, 4) AS pc2
+FROM reuters_pca('Oil prices rose as OPEC ministers met in Vienna to discuss output quotas');
+.plot --out examples/reuters-kpca.png SELECT p.pc1, p.pc2, r.label FROM reuters_pca AS p JOIN reuters AS r USING (id)
 
--- 7. Vectors: feature columns become a float32 vector with plain SQL, and
---    print as vectors. The flowers nearest to flower 0 by a Gaussian kernel:
+-- 7. Exact kernel nearest neighbours with sqlite-vec: kernel_map gives each
+--    text a vector whose dot products are the kernel values; vec0 searches them.
+CREATE VIRTUAL TABLE reuters_map USING kernel_map(
+    table=reuters, id=id, column=text, kernel='normalize(ngram(n=3))');
+SELECT id, vector FROM reuters_map LIMIT 2;
+CREATE VIRTUAL TABLE reuters_vec USING vec0(embedding float[40]);
+INSERT INTO reuters_vec(rowid, embedding) SELECT id, vector FROM reuters_map;
+SELECT v.rowid AS id, r.label, round(v.distance, 4) AS distance
+FROM reuters_vec AS v JOIN reuters AS r ON r.id = v.rowid
+WHERE v.embedding MATCH (SELECT vector FROM reuters_map(
+        'Oil prices rose as OPEC ministers met in Vienna to discuss output quotas'))
+  AND k = 3
+ORDER BY v.distance;
+
+-- 8. Vectors from feature columns, with plain SQL: the flowers nearest to
+--    flower 0 by a Gaussian kernel.
 SELECT b.id, b.species,
        vec_f32(json_array(b.sepal_length, b.sepal_width, b.petal_length, b.petal_width)) AS features,
        round(gauss_kernel(vec_f32(json_array(a.sepal_length, a.sepal_width, a.petal_length, a.petal_width)),
@@ -67,5 +89,5 @@ FROM iris AS a, iris AS b
 WHERE a.id = 0 AND b.id <> a.id
 ORDER BY k DESC LIMIT 3;
 
--- 8. The kernel spec language, for your own queries:
+-- 9. The kernel spec language, for your own queries:
 .kernels

@@ -36,14 +36,14 @@ func TestQuickstart(t *testing.T) {
 	for _, want := range []string{
 		"│ acq   │    20 │      172 │    3705 │",
 		"│ crude │    20 │      20 │",
-		"examples/reuters-map.png\n",
+		"examples/reuters-kpca.png\n",
 		"│ 17 │ setosa  │ [5.1, 3.5, 1.4, 0.3] │",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the quickstart's output lacks %q", want)
 		}
 	}
-	if fi, err := os.Stat(filepath.Join(root, "examples", "reuters-map.png")); err != nil || fi.Size() == 0 {
+	if fi, err := os.Stat(filepath.Join(root, "examples", "reuters-kpca.png")); err != nil || fi.Size() == 0 {
 		t.Errorf("the quickstart did not write its plot: %v", err)
 	}
 }
