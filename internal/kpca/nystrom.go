@@ -55,8 +55,9 @@ func NystromBytes(n, m, k int) int64 {
 	return 8 * (n64*m64 + 4*m64*m64 + 256*m64 + n64*k64 + m64*k64)
 }
 
-// ExactBytes returns the memory of the n×n Gram matrix an exact fit or
-// FitMap works in (float64 entries), the dominant term of their peak memory.
+// ExactBytes returns the memory of the n×n float64 Gram matrix that Fit and
+// FitMap work in. Fit's peak is about ExactBytes(n) (plus O(n·k)); FitMap's
+// up to twice that, as its result holds n·r more values (r ≤ n).
 func ExactBytes(n int) int64 { return 8 * int64(n) * int64(n) }
 
 // RowFunc fills dst[l] = k(x_i, x_{landmarks[l]}) for every landmark l
