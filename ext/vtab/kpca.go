@@ -3,6 +3,7 @@ package vtab
 import (
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"strconv"
 	"strings"
@@ -220,7 +221,19 @@ func gramMatrix(hc *host.Conn, spec *kernels.Spec, snap *snapshot) (*mat.SymDens
 	if err := spec.Gram(snap.objs, data, gramOptions(hc)); err != nil {
 		return nil, pairError(snap, err)
 	}
+	for i := 0; i < n; i++ {
+		for j, v := range data[i*n+i : (i+1)*n] {
+			if math.IsInf(v, 0) || math.IsNaN(v) {
+				return nil, pairError(snap, &kernels.PairError{Row: i, Col: i + j, Err: nonFinite(v)})
+			}
+		}
+	}
 	return mat.NewSymDense(n, data), nil
+}
+
+// nonFinite explains a kernel value that a fit cannot use.
+func nonFinite(v float64) error {
+	return fmt.Errorf("the kernel value is %v; a fit needs finite values (raw string kernels overflow on long texts: use normalize(...) or gauss(sigma=..., over=...))", v)
 }
 
 func (t *kpcaTable) fitNystrom(snap *snapshot) (*kpcaFit, error) {
@@ -244,10 +257,13 @@ func (t *kpcaTable) fitNystrom(snap *snapshot) (*kpcaFit, error) {
 	for w := range wss {
 		wss[w] = kernels.Workspace{MaxCells: opt.MaxCells, Check: t.hc.Err}
 	}
-	spec := t.src.spec
+	objs, marks := t.src.spec.Prepare(snap.objs), t.src.spec.Prepare(basis)
 	row := func(w, i int, dst []float64) error {
-		for l := range basis {
-			v, err := spec.EvalFloat(&snap.objs[i], &basis[l], &wss[w])
+		for l := range dst {
+			v, err := objs.Eval(i, marks, l, &wss[w])
+			if err == nil && (math.IsInf(v, 0) || math.IsNaN(v)) {
+				err = nonFinite(v)
+			}
 			if err != nil {
 				return pairError(snap, &kernels.PairError{Row: i, Col: landmarks[l], Err: err})
 			}

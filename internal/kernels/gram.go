@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -58,10 +59,11 @@ func (s *Spec) Gram(objs []Object, dst []float64, opt GramOptions) error {
 	}
 	// Rows are handed out longest first (row i has n−i cells), which
 	// balances unequal rows across workers.
+	set := s.Prepare(objs)
 	return s.parallel(n, n*(n+1)/2, 1, opt, func(i int, p *poller) error {
 		row := dst[i*n : (i+1)*n]
 		for j := i; j < n; j++ {
-			v, err := s.EvalFloat(&objs[i], &objs[j], p.ws)
+			v, err := set.Eval(i, set, j, p.ws)
 			if err != nil {
 				return &PairError{Row: i, Col: j, Err: err}
 			}
@@ -84,10 +86,11 @@ func (s *Spec) Cross(a, b []Object, dst []float64, opt GramOptions) error {
 	}
 	// Short rows are handed out several at a time, so that a one-column
 	// Cross does not pay an atomic increment per kernel value.
+	pa, pb := s.Prepare(a), s.Prepare(b)
 	return s.parallel(n, n*m, max(1, 64/max(m, 1)), opt, func(i int, p *poller) error {
 		row := dst[i*m : (i+1)*m]
 		for j := range b {
-			v, err := s.EvalFloat(&a[i], &b[j], p.ws)
+			v, err := pa.Eval(i, pb, j, p.ws)
 			if err != nil {
 				return &PairError{Row: i, Col: j, Err: err}
 			}
@@ -178,4 +181,113 @@ func firstError(errs []error, interrupt func() error) error {
 		}
 	}
 	return first
+}
+
+// Prepared is a list of objects ready for many kernel evaluations. When
+// the spec is a single vector kernel (linear, poly, gauss or laplace) and
+// the objects are vectors, Eval computes it directly: for short vectors
+// the general evaluator's extended-range arithmetic and per-call checks
+// cost more than the kernel. Otherwise Eval is Spec.EvalFloat.
+type Prepared struct {
+	spec *Spec
+	objs []Object
+	fast bool
+	kern vecKernel
+}
+
+// vecKernel is a spec's root vector kernel and its parameters.
+type vecKernel struct {
+	op     op
+	degree int
+	r      float64
+	sigma  float64
+}
+
+// Prepare wraps objs (not copied; they must outlive the result).
+func (s *Spec) Prepare(objs []Object) *Prepared {
+	p := &Prepared{spec: s, objs: objs}
+	switch n := s.root; n.op {
+	case opLinear, opPoly, opGauss, opLaplace:
+		p.kern = vecKernel{op: n.op, degree: n.degree, r: n.r, sigma: n.sigma}
+	default:
+		return p
+	}
+	for i := range objs {
+		if objs[i].isStr {
+			return p // the general path reports the error
+		}
+	}
+	p.fast = true
+	return p
+}
+
+// Len returns the number of objects.
+func (p *Prepared) Len() int { return len(p.objs) }
+
+// Eval returns K(p[i], q[j]) as float64 (±Inf past its range). p and q
+// must come from the same spec.
+func (p *Prepared) Eval(i int, q *Prepared, j int, ws *Workspace) (float64, error) {
+	a, b := p.objs[i].Vec, q.objs[j].Vec
+	if !p.fast || !q.fast || a.Len() != b.Len() {
+		return p.spec.EvalFloat(&p.objs[i], &q.objs[j], ws)
+	}
+	k := &p.kern
+	if a.F32 == nil && b.F32 == nil {
+		switch k.op {
+		case opLinear:
+			return dot4(a.F64, b.F64), nil
+		case opPoly:
+			return powInt(dot4(a.F64, b.F64)+k.r, k.degree), nil
+		case opGauss:
+			return math.Exp(-sqDist4(a.F64, b.F64) / (2 * k.sigma * k.sigma)), nil
+		}
+		return Laplace(a, b, k.sigma), nil
+	}
+	switch k.op {
+	case opLinear:
+		return Dot(a, b), nil
+	case opPoly:
+		return Poly(a, b, k.degree, k.r), nil
+	case opGauss:
+		return Gauss(a, b, k.sigma), nil
+	}
+	return Laplace(a, b, k.sigma), nil
+}
+
+// dot4 is ⟨x, y⟩ with four accumulators, which lets the CPU overlap the
+// additions.
+func dot4(x, y []float64) float64 {
+	y = y[:len(x)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += x[i] * y[i]
+		s1 += x[i+1] * y[i+1]
+		s2 += x[i+2] * y[i+2]
+		s3 += x[i+3] * y[i+3]
+	}
+	for ; i < len(x); i++ {
+		s0 += x[i] * y[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// sqDist4 is ‖x − y‖², computed from the differences (not from norms and
+// a dot product, which would cancel for nearby points).
+func sqDist4(x, y []float64) float64 {
+	y = y[:len(x)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		d0, d1, d2, d3 := x[i]-y[i], x[i+1]-y[i+1], x[i+2]-y[i+2], x[i+3]-y[i+3]
+		s0 += d0 * d0
+		s1 += d1 * d1
+		s2 += d2 * d2
+		s3 += d3 * d3
+	}
+	for ; i < len(x); i++ {
+		d := x[i] - y[i]
+		s0 += d * d
+	}
+	return (s0 + s1) + (s2 + s3)
 }
