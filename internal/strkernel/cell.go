@@ -14,15 +14,19 @@ import (
 //
 // All values in the tables are sums of terms ≥ 1 (counts, or the
 // λ^-(i+j)-weighted sums of layered.go), so a non-zero cell is kept with
-// 1 ≤ v < 2^quantum. Two cells whose k differ by one are added by scaling
-// the smaller by 2^-quantum, exactly; when k differs by two or more, the
-// smaller is below 2^-quantum of the larger and is dropped, an error far
-// below rounding. Cells with equal k, the common case, are added directly.
+// 1/4 ≤ v < 2^(quantum−1). Two cells whose k differ by one are added by
+// scaling the smaller by 2^-quantum, exactly; when k differs by two or
+// more, the smaller is below 2^(1−quantum) of the larger and is dropped, an
+// error far below rounding. Cells with equal k, the common case, are added
+// directly. The bound 2^(quantum−1) leaves room for a term one step above a
+// cell, scaled up by 2^quantum, in the fast paths without reaching +Inf.
 const quantum = 512
 
 const (
-	cellMax  = 0x1p512  // 2^quantum: a cell at or above it moves up one step
+	cellMax  = 0x1p511  // 2^(quantum−1): a cell at or above it moves up one step
 	cellDown = 0x1p-512 // 2^-quantum
+	cellUp   = 0x1p512  // 2^quantum
+	cellLow  = 0.5      // a term below it is normalised before addCells
 )
 
 // addCells returns a+b for cells (a, ka) and (b, kb).
@@ -87,7 +91,7 @@ func toCell(f xfloat.F) (float64, int32) {
 	if f.M == 0 {
 		return 0, 0
 	}
-	k := floorDiv(f.E-1, quantum)
+	k := floorDiv(f.E, quantum) // 1/2 ≤ v < 2^(quantum−1)
 	return math.Ldexp(f.M, int(f.E-k*quantum)), int32(k)
 }
 

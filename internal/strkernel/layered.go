@@ -1,6 +1,10 @@
 package strkernel
 
-import "github.com/ksql/ksql/internal/xfloat"
+import (
+	"math"
+
+	"github.com/ksql/ksql/internal/xfloat"
+)
 
 // layered computes subseq(p) (lambda = 1) and Lodhi's ssk(p, lambda) for
 // p ≥ 1, len(t) ≥ p, in O(p·|s|·|t|) time and O(p·|t|) memory.
@@ -34,11 +38,11 @@ func layered(s, t []int32, p int, lambda float64, ws *Workspace, lim Limits) (xf
 	t = t[:n]
 	w := n + 1
 	layers := p - 1
-	f := ws.floats((layers + 2) * w)
+	f := ws.floats((layers + 3) * w)
 	k := ws.ints((layers + 2) * w)
-	for i := range f {
-		f[i], k[i] = 0, 0
-	}
+	match := f[(layers+2)*w:][:n] // zero but at the positions of s_i in t
+	clear(f)
+	clear(k)
 	// src0 is row 0 of Q_0 as a function of j (λ^−j); the row factor
 	// λ^−(i−1) is applied as a separate factor. wgt[k] is λ^k, stored
 	// pre-scaled by 2^−quantum so that a product with a cell cannot overflow.
@@ -56,28 +60,37 @@ func layered(s, t []int32, p int, lambda float64, ws *Workspace, lim Limits) (xf
 		wgtv[j], wgtk[j] = wv*cellDown, wk+1
 		u, l = xfloat.Mul(u, inv), xfloat.Mul(l, xfloat.New(lambda))
 	}
+	occ := ws.occurrences(s, t)
 	var total xfloat.F
 	rowInv := xfloat.New(1) // λ^−(i−1)
 	rowPow := xfloat.New(1) // λ^i
+	lam := xfloat.New(lambda)
 	poll := poller{check: lim.Check}
-	for _, x := range s {
-		rowPow = xfloat.Mul(rowPow, xfloat.New(lambda))
-		top := (layers - 1) * w
-		if sv, sk := finalSum(x, t, f[top:top+w], k[top:top+w], wgtv, wgtk); sv != 0 {
-			total = xfloat.Add(total, xfloat.Mul(fromCell(sv, sk), rowPow))
+	for i := range s {
+		rowPow = xfloat.Mul(rowPow, lam)
+		if occ.row[i] >= 0 { // otherwise row i adds nothing anywhere
+			at := occ.list(i)
+			for _, j := range at {
+				match[j] = 1
+			}
+			top := (layers - 1) * w
+			if sv, sk := finalSum(at, f[top:top+w], k[top:top+w], wgtv, wgtk); sv != 0 {
+				total = xfloat.Add(total, xfloat.Mul(fromCell(sv, sk), rowPow))
+			}
+			for q := layers; q >= 2; q-- {
+				c, b := (q-1)*w, (q-2)*w
+				layerPass(match, f[c:c+w], k[c:c+w], f[b:b+w], k[b:b+w], 1, 0)
+			}
+			rv, rk := 1.0, int32(0)
+			if ssk {
+				rv, rk = toCell(rowInv)
+				rv, rk = rv*cellDown, rk+1
+			}
+			layerPass(match, f[:w], k[:w], src0v, src0k, rv, rk)
+			for _, j := range at {
+				match[j] = 0
+			}
 		}
-		for q := layers; q >= 2; q-- {
-			c, b := (q-1)*w, (q-2)*w
-			layerPass(x, t, f[c:c+w], k[c:c+w], f[b:b+w], k[b:b+w], 1, 0)
-		}
-		rv, rk := 1.0, int32(0)
-		if ssk {
-			rv, rk = toCell(rowInv)
-			rv, rk = rv*cellDown, rk+1
-		}
-		// Rows before the first useful one leave layer 1 unchanged but
-		// for the running sums, so nothing is skipped: the loop is cheap.
-		layerPass(x, t, f[:w], k[:w], src0v, src0k, rv, rk)
 		rowInv = xfloat.Mul(rowInv, inv)
 		if err := poll.add(p * n); err != nil {
 			return xfloat.F{}, err
@@ -86,71 +99,82 @@ func layered(s, t []int32, p int, lambda float64, ws *Workspace, lim Limits) (xf
 	return total, nil
 }
 
-// layerPass adds row i (symbol x of s) to the cells (cv, ck) of layer q,
-// from the old cells (sv, sk) of layer q−1 times the factor (rv, rk):
-// cell j gains Σ_{k ≤ j, t_k = x} src(k−1). rv is a pre-scaled factor in
-// [2^−quantum, 1] so that products stay finite.
-func layerPass(x int32, t []int32, cv []float64, ck []int32, sv []float64, sk []int32, rv float64, rk int32) {
-	n := len(t)
-	cv, ck = cv[:n+1], ck[:n+1]
-	sv, sk = sv[:n+1], sk[:n+1]
-	var p float64
+// layerPass adds row i to the cells (cv, ck) of layer q, from the old cells
+// (sv, sk) of layer q−1 times the factor (rv, rk): cell j gains
+// Σ_{k ≤ j, t_k = s_i} src(k−1). rv is either 1 (rk = 0) or a factor
+// pre-scaled into [2^−quantum, 1) so that products stay finite. match[j−1] is 1 where t_j = s_i, else 0:
+// multiplying by it instead of branching on s_i = t_j avoids mispredicted
+// branches, whose cost on text exceeds that of the multiplication. rv is either 1 (rk = 0) or a
+// factor pre-scaled into [2^−quantum, 1) so that products stay finite.
+func layerPass(match []float64, cv []float64, ck []int32, sv []float64, sk []int32, rv float64, rk int32) {
+	cv1, ck1 := cv[1:], ck[1:]
+	cv1, ck1 = cv1[:len(match)], ck1[:len(match)]
+	sv, sk = sv[:len(match)], sk[:len(match)]
+	// The fast path expects the old cells at exponent curOk and the terms
+	// at curSk, and brings both to the running sum's exponent kp, where
+	// the new cells are stored, by multiplying with cs and ts. All three
+	// exponents change only where a layer's exponents step up, a few times
+	// per row: a layer's cells grow with j, and the running sum is never
+	// larger than the cell it is added to. kp can be above a cell's own
+	// exponent in bands where the layer below is larger than this one; a
+	// cell gaining such a term is then at least as large as it.
+	const unset = math.MinInt32
+	var p, cs, ts float64
 	var kp int32
-	for j := 1; j <= n; j++ {
-		if t[j-1] == x {
-			if tv := sv[j-1]; tv != 0 {
-				tv *= rv
-				tk := sk[j-1] + rk
-				if tv < 1 {
-					tv *= cellMax
-					tk--
-				}
-				if tk == kp {
-					p += tv
-					if p >= cellMax {
-						p *= cellDown
-						kp++
-					}
-				} else {
-					p, kp = addCells(p, kp, tv, tk)
-				}
+	curOk, curSk := int32(unset), int32(unset)
+	for j, mj := range match {
+		ov, ok := cv1[j], ck1[j]
+		if (ok^curOk)|(sk[j]^curSk) == 0 {
+			p += sv[j] * ts * mj
+			nv := ov*cs + p
+			// p ≤ nv, so only nv can reach the bound; a term from one
+			// step above can take it two steps up, never to +Inf.
+			for nv >= cellMax {
+				nv, p, kp = nv*cellDown, p*cellDown, kp+1
+				curOk = unset
 			}
+			cv1[j], ck1[j] = nv, kp
+			continue
 		}
-		ov, ok := cv[j], ck[j]
-		if ok == kp {
-			nv := ov + p
-			if nv >= cellMax {
-				nv *= cellDown
-				ck[j] = ok + 1
+		tv, tk := sv[j]*rv, sk[j]+rk
+		if mj != 0 && tv != 0 {
+			if tv < cellLow { // addCells needs a normalised term
+				tv *= cellUp
+				tk--
 			}
-			cv[j] = nv
-		} else {
-			// The running sum moves to the cell's exponent, where the next
-			// cells, never smaller (Q grows with j), most likely are too.
-			cv[j], ck[j], p, kp = alignSum(ov, ok, p, kp)
+			p, kp = addCells(p, kp, tv, tk)
+		}
+		cv1[j], ck1[j], p, kp = alignSum(ov, ok, p, kp)
+		// Set the fast path up for cells and terms like these; those
+		// above kp are left to this slow path.
+		curOk, curSk = unset, unset
+		if d := kp - ok; d >= 0 {
+			curOk, cs = ok, steps[min(d, 2)+1]
+		}
+		if d := kp - (sk[j] + rk); d >= -1 {
+			curSk, ts = sk[j], rv*steps[min(d, 2)+1]
 		}
 	}
 }
 
-// finalSum returns Σ_{k: t_k = x} wgt(k)·src(k−1) as a cell.
-func finalSum(x int32, t []int32, sv []float64, sk []int32, wv []float64, wk []int32) (float64, int32) {
-	n := len(t)
-	sv, sk = sv[:n+1], sk[:n+1]
-	wv, wk = wv[:n+1], wk[:n+1]
+// steps[d+1] is 2^(−quantum·d) for d ≥ −1, 0 from two steps on: a term that
+// far below a cell is under 2^(1−quantum) of it.
+var steps = [4]float64{cellUp, 1, cellDown, 0}
+
+// finalSum returns Σ_{j ∈ at} wgt(j+1)·src(j) as a cell: the last symbol
+// of a subsequence matched at t_{j+1} = s_i, weighted by λ^(j+1).
+func finalSum(at []int32, sv []float64, sk []int32, wv []float64, wk []int32) (float64, int32) {
 	var acc float64
 	var ka int32
-	for j := 1; j <= n; j++ {
-		if t[j-1] != x {
-			continue
-		}
-		tv := sv[j-1]
+	for _, j := range at {
+		tv := sv[j]
 		if tv == 0 {
 			continue
 		}
-		tv *= wv[j]
-		tk := sk[j-1] + wk[j]
-		if tv < 1 {
-			tv *= cellMax
+		tv *= wv[j+1]
+		tk := sk[j] + wk[j+1]
+		if tv < cellLow {
+			tv *= cellUp
 			tk--
 		}
 		if tk == ka {

@@ -176,6 +176,7 @@ type Workspace struct {
 	gram  table
 	ids   []int32
 	count []int64
+	occ   occurrences
 }
 
 // floats returns a zeroed-or-not buffer of n float64s; callers initialise it.
