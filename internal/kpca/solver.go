@@ -215,7 +215,7 @@ func newLanczosState(n, k int) *lanczosState {
 	mmax := min(n, max(2*k+20, k+40))
 	l := &lanczosState{
 		n: n, k: k, mmax: mmax, keep: k + (mmax-k)/2,
-		maxMatvecs: max(2000, 30*mmax), checkEvery: max(1, mmax/10),
+		maxMatvecs: max(2000, 30*mmax), checkEvery: max(1, mmax/50),
 		V: make([]float64, (mmax+1)*n), H: make([]float64, mmax*mmax),
 		h1: make([]float64, mmax), h2: make([]float64, mmax), w: make([]float64, n),
 		rng: splitMix64{lanczosSeed},
