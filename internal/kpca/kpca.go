@@ -11,7 +11,8 @@ import (
 )
 
 // ZeroTol is the relative tolerance below which an eigenvalue counts as zero:
-// λ ≤ ZeroTol·λ₁ (λ₁ the largest). Components with such eigenvalues are
+// λ ≤ ZeroTol·max(|λ₁|, |λ_min|), the largest magnitude at either end of
+// the spectrum. Components with such eigenvalues are
 // numerical noise (their projections would be rounding errors divided by
 // ~0), so a fit that would need one fails with a *ComponentsError instead.
 const ZeroTol = 1e-10
@@ -28,8 +29,8 @@ type ComponentsError struct {
 	Requested int // the components asked for
 	Objects   int // n
 	Landmarks int // m for a Nyström fit, 0 for an exact one
-	// Rank is the number of eigenvalues of the centred Gram matrix above
-	// ZeroTol·λ₁, counted among the first Requested (so at most Requested);
+	// Rank is the number of eigenvalues of the centred Gram matrix that are
+	// not zero by ZeroTol, counted among the first Requested (so at most Requested);
 	// −1 when the request was refused before solving.
 	Rank int
 	// Negative is the most negative eigenvalue found, 0 if none: a kernel
@@ -37,6 +38,7 @@ type ComponentsError struct {
 	Negative float64
 }
 
+// Error says how many components were asked for and how many the data allows.
 func (e *ComponentsError) Error() string {
 	switch {
 	case e.Requested <= 0:
