@@ -1,0 +1,98 @@
+package functions
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/ksql/ksql/ext/host"
+	"github.com/ksql/ksql/internal/strkernel"
+)
+
+// maxStrParam bounds p and n, as the spec language does.
+const maxStrParam = 1 << 20
+
+// defaultMaxDPCells admits subseq on two 20,000-character texts (4·10^8
+// cells) with room to spare, about half a second of work; the same bound is
+// ssk(p=5) on two 10,000-character texts.
+const defaultMaxDPCells = 500_000_000
+
+func init() {
+	host.DefineSetting(host.Setting{Name: "max_dp_cells", Default: defaultMaxDPCells, Min: 1, Max: 1 << 62,
+		Doc: "largest string-kernel table per call: |s|·|t| cells for subseq, p·|s|·|t| for subseq(p) and ssk, |s|+|t| for ngram"})
+	Register(Func{Name: "subseq_kernel", MinArgs: 2, MaxArgs: 3, Deterministic: true,
+		Usage: "subseq_kernel(s, t [, p])", Body: subseqKernel})
+	Register(Func{Name: "ssk_kernel", MinArgs: 4, MaxArgs: 4, Deterministic: true,
+		Usage: "ssk_kernel(s, t, p, lambda)", Body: sskKernel})
+	Register(Func{Name: "ngram_kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
+		Usage: "ngram_kernel(s, t, n)", Body: ngramKernel})
+}
+
+func subseqKernel(c *host.Conn, args []any) (any, error) {
+	p := strkernel.Params{Kind: strkernel.Subseq}
+	if len(args) == 3 && args[2] != nil {
+		n, err := Integer(args, 2, "p", 1, maxStrParam)
+		if err != nil {
+			return nil, err
+		}
+		p.P = int(n)
+	}
+	return stringKernel(c, p, args)
+}
+
+func sskKernel(c *host.Conn, args []any) (any, error) {
+	p := strkernel.Params{Kind: strkernel.SSK}
+	if args[2] != nil {
+		n, err := Integer(args, 2, "p", 1, maxStrParam)
+		if err != nil {
+			return nil, err
+		}
+		p.P = int(n)
+	}
+	if args[3] != nil {
+		var err error
+		if p.Lambda, err = Number(args, 3, "lambda"); err != nil {
+			return nil, err
+		}
+		if !(p.Lambda > 0 && p.Lambda <= 1) {
+			return nil, argError(3, "lambda", fmt.Errorf("must be in (0, 1], got %v", p.Lambda))
+		}
+	}
+	return stringKernel(c, p, args)
+}
+
+func ngramKernel(c *host.Conn, args []any) (any, error) {
+	p := strkernel.Params{Kind: strkernel.NGram}
+	if args[2] != nil {
+		n, err := Integer(args, 2, "n", 1, maxStrParam)
+		if err != nil {
+			return nil, err
+		}
+		p.N = int(n)
+	}
+	return stringKernel(c, p, args)
+}
+
+var strWorkspaces = sync.Pool{New: func() any { return new(strkernel.Workspace) }}
+
+// stringKernel checks the two TEXT arguments and evaluates p on them under
+// the connection's max_dp_cells and interrupt. Parameters are checked by the
+// caller before the strings, so that a NULL text does not hide a bad
+// parameter in one row and not in the next; a NULL anywhere gives NULL.
+func stringKernel(c *host.Conn, p strkernel.Params, args []any) (any, error) {
+	s, nullS, err := Text(args, 0, "s")
+	if err != nil {
+		return nil, err
+	}
+	t, nullT, err := Text(args, 1, "t")
+	if err != nil || nullS || nullT || AnyNull(args) {
+		return nil, err
+	}
+	ws := strWorkspaces.Get().(*strkernel.Workspace)
+	defer strWorkspaces.Put(ws)
+	k, err := strkernel.Eval(p, strkernel.Decode(s, strkernel.Char), strkernel.Decode(t, strkernel.Char), ws,
+		strkernel.Limits{MaxCells: c.Config.Get("max_dp_cells"), Check: c.Err})
+	if err != nil {
+		return nil, err
+	}
+	return k.Float64(), nil
+}
