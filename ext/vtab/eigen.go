@@ -117,7 +117,7 @@ func (c *eigenCursor) find(name string) (*kpcaTable, error) {
 		if strings.Contains(err.Error(), "no such table") {
 			return nil, fmt.Errorf("no table named %s; give the name of a kpca virtual table", quoteExcerpt(name))
 		}
-		return nil, fmt.Errorf("%s: %v", quoteExcerpt(name), err)
+		return nil, fmt.Errorf("%s: %s", quoteExcerpt(name), sqliteMessage(err))
 	}
 	if t := reg.lookup(id); t != nil {
 		return t, nil

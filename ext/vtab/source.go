@@ -138,7 +138,7 @@ func (s *source) sqlError(err error) error {
 	if err == nil {
 		return nil
 	}
-	msg := err.Error()
+	msg := sqliteMessage(err)
 	if s.query != "" {
 		if i := strings.Index(msg, "values for 2 columns"); i >= 0 {
 			return fmt.Errorf("query= must return exactly two columns (id, object): %s", msg)
@@ -146,6 +146,19 @@ func (s *source) sqlError(err error) error {
 		return fmt.Errorf("query=: %s (it must be one read-only SELECT of two columns, id and object)", msg)
 	}
 	return fmt.Errorf("reading %s: %s", s.table, msg)
+}
+
+// sqliteMessage is SQLite's error text without the decorations one driver
+// adds (modernc: "SQL logic error: ... (1)"), so that messages are the same
+// on both.
+func sqliteMessage(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "SQL logic error: ")
+	if i := strings.LastIndex(msg, " ("); i >= 0 && strings.HasSuffix(msg, ")") {
+		if _, err := strconv.Atoi(msg[i+2 : len(msg)-1]); err == nil {
+			msg = msg[:i]
+		}
+	}
+	return msg
 }
 
 // snapshot is the source as read by one query: every row's id in id

@@ -238,3 +238,31 @@ func BenchmarkCrossRow10000x64(b *testing.B) {
 		}
 	}
 }
+
+// TestGramGaussNearPoints: points far from the origin and close together,
+// where ‖x‖² + ‖y‖² − 2⟨x,y⟩ would cancel to noise, still get their
+// kernel values from the definition.
+func TestGramGaussNearPoints(t *testing.T) {
+	spec, _ := Parse("gauss(sigma=0.001)")
+	base := []float64{1e4, -2e4, 3e4}
+	var objs []Object
+	var plain [][]float64
+	for i := 0; i < 20; i++ {
+		x := []float64{base[0] + float64(i)*1e-4, base[1] - float64(i%3)*2e-4, base[2]}
+		objs = append(objs, Object{Vec: Vec{F64: x}})
+		plain = append(plain, x)
+	}
+	n := len(objs)
+	dst := make([]float64, n*n)
+	if err := spec.Gram(objs, dst, GramOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ref := refGauss(0.001)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			if want := ref(plain[i], plain[j]); !closeRel(dst[i*n+j], want, 1e-9) {
+				t.Fatalf("K(%d,%d) = %v, want %v", i, j, dst[i*n+j], want)
+			}
+		}
+	}
+}
