@@ -416,3 +416,40 @@ func TestNystromApproachesExact(t *testing.T) {
 		})
 	}
 }
+
+// TestModulesInFileDatabase: tables created in a database file work on a
+// new connection (SQLite calls Connect, not Create), and kpca_eigen finds
+// a kpca table that this connection has not used yet.
+func TestModulesInFileDatabase(t *testing.T) {
+	for _, drv := range drivers {
+		t.Run(driverLabel(drv), func(t *testing.T) {
+			path := t.TempDir() + "/m.db"
+			db, err := sql.Open(drv, "file:"+path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustExec(t, db, `CREATE TABLE pts(id INTEGER PRIMARY KEY, v TEXT);
+				INSERT INTO pts VALUES (1, '[2,0]'), (2, '[-2,0]'), (3, '[0,1]'), (4, '[0,-1]');
+				CREATE VIRTUAL TABLE p USING kpca(table=pts, id=id, column=v, kernel=linear, components=2);
+				CREATE VIRTUAL TABLE g USING gram(table=pts, id=id, column=v, kernel=linear);
+				CREATE VIRTUAL TABLE m USING kernel_map(table=pts, id=id, column=v, kernel='gauss(sigma=1)')`)
+			db.Close()
+			db, err = sql.Open(drv, "file:"+path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			db.SetMaxOpenConns(1)
+			ev := queryFloats(t, db, `SELECT eigenvalue, explained_ratio FROM kpca_eigen('p')`, 2)
+			if len(ev) != 2 || math.Abs(ev[0][0]-8) > 1e-12 || math.Abs(ev[1][1]-0.2) > 1e-12 {
+				t.Fatalf("kpca_eigen on a new connection: %v, want [[8 0.8] [2 0.2]]", ev)
+			}
+			if v := queryFloats(t, db, `SELECT value FROM g WHERE row_id = 1 AND col_id = 2`, 1); len(v) != 1 || v[0][0] != -4 {
+				t.Fatalf("gram on a new connection: %v, want -4", v)
+			}
+			if v := queryFloats(t, db, `SELECT length(vector) / 4 FROM m WHERE id = 3`, 1); len(v) != 1 || v[0][0] != 4 {
+				t.Fatalf("kernel_map on a new connection: %v, want a 4-dimensional vector", v)
+			}
+		})
+	}
+}
