@@ -177,6 +177,7 @@ type Workspace struct {
 	ids   []int32
 	count []int64
 	occ   occurrences
+	rows  []int32
 }
 
 // floats returns a zeroed-or-not buffer of n float64s; callers initialise it.
