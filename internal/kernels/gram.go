@@ -63,18 +63,7 @@ func (s *Spec) Gram(objs []Object, dst []float64, opt GramOptions) error {
 	// balances unequal rows across workers.
 	set := s.Prepare(objs).withNorms()
 	return s.parallel(n, n*(n+1)/2, 1, opt, func(i int, p *poller) error {
-		row := dst[i*n : (i+1)*n]
-		for j := i; j < n; j++ {
-			v, err := set.Eval(i, set, j, p.ws)
-			if err != nil {
-				return &PairError{Row: i, Col: j, Err: err}
-			}
-			row[j] = v
-			if err := p.tick(); err != nil {
-				return err
-			}
-		}
-		return nil
+		return p.row(set, i, set, i, n, dst[i*n:(i+1)*n])
 	})
 }
 
@@ -93,19 +82,30 @@ func (s *Spec) Cross(a, b []Object, dst []float64, opt GramOptions) error {
 		pa, pb = pa.withNorms(), pb.withNorms()
 	}
 	return s.parallel(n, n*m, max(1, 64/max(m, 1)), opt, func(i int, p *poller) error {
-		row := dst[i*m : (i+1)*m]
-		for j := range b {
-			v, err := pa.Eval(i, pb, j, p.ws)
-			if err != nil {
-				return &PairError{Row: i, Col: j, Err: err}
-			}
-			row[j] = v
-			if err := p.tick(); err != nil {
-				return err
+		return p.row(pa, i, pb, 0, m, dst[i*m:(i+1)*m])
+	})
+}
+
+// row sets row[j] = K(a[i], b[j]) for j in [lo, hi), in runs of pollCells
+// values between interrupt checks.
+func (p *poller) row(a *Prepared, i int, b *Prepared, lo, hi int, row []float64) error {
+	for lo < hi {
+		end := min(hi, lo+pollCells-p.count)
+		if err := a.evalRow(i, b, lo, end, row, p.ws); err != nil {
+			return err
+		}
+		p.count += end - lo
+		lo = end
+		if p.count >= pollCells {
+			p.count = 0
+			if p.check != nil {
+				if err := p.check(); err != nil {
+					return err
+				}
 			}
 		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // poller is one worker's workspace and interrupt counter.
@@ -113,15 +113,6 @@ type poller struct {
 	ws    *Workspace
 	check func() error
 	count int
-}
-
-func (p *poller) tick() error {
-	p.count++
-	if p.count < pollCells || p.check == nil {
-		return nil
-	}
-	p.count = 0
-	return p.check()
 }
 
 // parallel runs row(i) for i in [0, n) on up to opt.Workers goroutines,
@@ -293,6 +284,42 @@ func (p *Prepared) Eval(i int, q *Prepared, j int, ws *Workspace) (float64, erro
 		return Gauss(a, b, k.sigma), nil
 	}
 	return Laplace(a, b, k.sigma), nil
+}
+
+// evalRow sets row[j] = K(p[i], q[j]) for j in [lo, hi). Gauss on float64
+// vectors with norms, the common case of a large Gram matrix, runs as one
+// tight loop; everything else goes through Eval.
+func (p *Prepared) evalRow(i int, q *Prepared, lo, hi int, row []float64, ws *Workspace) error {
+	x := p.objs[i].Vec.F64
+	if p.norms == nil || q.norms == nil || x == nil {
+		for j := lo; j < hi; j++ {
+			v, err := p.Eval(i, q, j, ws)
+			if err != nil {
+				return &PairError{Row: i, Col: j, Err: err}
+			}
+			row[j] = v
+		}
+		return nil
+	}
+	nx, s2 := p.norms[i], 2*p.kern.sigma*p.kern.sigma
+	for j := lo; j < hi; j++ {
+		y := q.objs[j].Vec.F64
+		if len(y) != len(x) || y == nil {
+			v, err := p.Eval(i, q, j, ws)
+			if err != nil {
+				return &PairError{Row: i, Col: j, Err: err}
+			}
+			row[j] = v
+			continue
+		}
+		s := nx + q.norms[j]
+		d2 := s - 2*floats.Dot(x, y)
+		if !(d2 >= nearFraction*s) {
+			d2 = sqDist4(x, y)
+		}
+		row[j] = math.Exp(-d2 / s2)
+	}
+	return nil
 }
 
 // sqDist4 is ‖x − y‖², computed from the differences (not from norms and
