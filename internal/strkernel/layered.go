@@ -101,43 +101,38 @@ func layered(s, t []int32, p int, lambda float64, ws *Workspace, lim Limits) (xf
 
 // layerPass adds row i to the cells (cv, ck) of layer q, from the old cells
 // (sv, sk) of layer q−1 times the factor (rv, rk): cell j gains
-// Σ_{k ≤ j, t_k = s_i} src(k−1). rv is either 1 (rk = 0) or a factor
-// pre-scaled into [2^−quantum, 1) so that products stay finite. match[j−1] is 1 where t_j = s_i, else 0:
+// Σ_{k ≤ j, t_k = s_i} src(k−1). match[j−1] is 1 where t_j = s_i, else 0:
 // multiplying by it instead of branching on s_i = t_j avoids mispredicted
-// branches, whose cost on text exceeds that of the multiplication. rv is either 1 (rk = 0) or a
-// factor pre-scaled into [2^−quantum, 1) so that products stay finite.
+// branches, whose cost on text exceeds that of the multiplication. rv is
+// either 1 (rk = 0) or a factor pre-scaled into [2^−quantum, 1) so that
+// products stay finite.
+//
+// The fast path (layerRun) expects the old cells at exponent curOk and the
+// terms at curSk, and brings both to the running sum's exponent kp, where
+// the new cells are stored, by multiplying with cs and ts. These change
+// only where a layer's exponents step up, a few times per row: a layer's
+// cells grow with j, and the running sum is never larger than the cell it
+// is added to. kp can be above a cell's own exponent in bands where the
+// layer below is larger than this one; a cell gaining such a term is then
+// at least as large as it. The cells where the fast path stops are done
+// here, in general, and set it up again.
 func layerPass(match []float64, cv []float64, ck []int32, sv []float64, sk []int32, rv float64, rk int32) {
+	n := len(match)
 	cv1, ck1 := cv[1:], ck[1:]
-	cv1, ck1 = cv1[:len(match)], ck1[:len(match)]
-	sv, sk = sv[:len(match)], sk[:len(match)]
-	// The fast path expects the old cells at exponent curOk and the terms
-	// at curSk, and brings both to the running sum's exponent kp, where
-	// the new cells are stored, by multiplying with cs and ts. All three
-	// exponents change only where a layer's exponents step up, a few times
-	// per row: a layer's cells grow with j, and the running sum is never
-	// larger than the cell it is added to. kp can be above a cell's own
-	// exponent in bands where the layer below is larger than this one; a
-	// cell gaining such a term is then at least as large as it.
+	cv1, ck1 = cv1[:n], ck1[:n]
+	sv, sk = sv[:n], sk[:n]
 	const unset = math.MinInt32
 	var p, cs, ts float64
 	var kp int32
 	curOk, curSk := int32(unset), int32(unset)
-	for j, mj := range match {
-		ov, ok := cv1[j], ck1[j]
-		if (ok^curOk)|(sk[j]^curSk) == 0 {
-			p += sv[j] * ts * mj
-			nv := ov*cs + p
-			// p ≤ nv, so only nv can reach the bound; a term from one
-			// step above can take it two steps up, never to +Inf.
-			for nv >= cellMax {
-				nv, p, kp = nv*cellDown, p*cellDown, kp+1
-				curOk = unset
-			}
-			cv1[j], ck1[j] = nv, kp
-			continue
+	for j := 0; j < n; j++ {
+		j, p, kp = layerRun(j, match, cv1, ck1, sv, sk, p, cs, ts, kp, curOk, curSk)
+		if j == n {
+			break
 		}
+		ov, ok := cv1[j], ck1[j]
 		tv, tk := sv[j]*rv, sk[j]+rk
-		if mj != 0 && tv != 0 {
+		if match[j] != 0 && tv != 0 {
 			if tv < cellLow { // addCells needs a normalised term
 				tv *= cellUp
 				tk--
@@ -155,6 +150,30 @@ func layerPass(match []float64, cv []float64, ck []int32, sv []float64, sk []int
 			curSk, ts = sk[j], rv*steps[min(d, 2)+1]
 		}
 	}
+}
+
+// layerRun is layerPass's fast path from column j on. It returns the first
+// column it did not do: one whose exponents differ from those expected, or
+// whose cell reaches the bound and must step up.
+func layerRun(j int, match, cv []float64, ck []int32, sv []float64, sk []int32,
+	p, cs, ts float64, kp, curOk, curSk int32) (int, float64, int32) {
+	n := len(match)
+	cv, ck, sv, sk = cv[:n], ck[:n], sv[:n], sk[:n]
+	for ; j < n; j++ {
+		if (ck[j]^curOk)|(sk[j]^curSk) != 0 {
+			return j, p, kp
+		}
+		// p ≤ nv, so only nv can reach the bound; a term from one step
+		// above cannot take it to +Inf.
+		q := p + sv[j]*ts*match[j]
+		nv := cv[j]*cs + q
+		if nv >= cellMax {
+			return j, p, kp
+		}
+		p = q
+		cv[j], ck[j] = nv, kp
+	}
+	return j, p, kp
 }
 
 // steps[d+1] is 2^(−quantum·d) for d ≥ −1, 0 from two steps on: a term that

@@ -65,79 +65,103 @@ func masked(x float64, m uint64) float64 {
 
 // oneRow adds row i, of symbol x, to the cells (v, e) of columns 1…n.
 func oneRow(x int32, t []int32, v []float64, e []int32) {
-	v, e = v[:len(t)], e[:len(t)]
+	n := len(t)
+	v, e = v[:n], e[:n]
 	var p float64 // P(j), at exponent kp
 	var kp int32
 	last, lastK := 1.0, int32(0) // DP(i−1, j−1) before it was overwritten
-	for j, tj := range t {
-		ov, ok := v[j], e[j]
-		if ok == kp && lastK == kp {
-			// The common case: cell, running sum and term share an
-			// exponent. p ≤ nv, so only nv can reach the bound.
-			p += masked(last, mask(tj, x))
-			nv := ov + p
-			if nv >= cellMax {
-				nv, p, kp = nv*cellDown, p*cellDown, kp+1
-				e[j] = kp
+	for j := 0; j < n; j++ {
+		if lastK == kp {
+			j, p, last = oneRun(j, x, t, v, e, p, last, kp)
+			if j == n {
+				break
 			}
-			v[j] = nv
-		} else {
-			if tj == x {
-				p, kp = addCells(p, kp, last, lastK)
-			}
-			v[j], e[j], p, kp = alignSum(ov, ok, p, kp)
+			lastK = kp
 		}
+		ov, ok := v[j], e[j]
+		if t[j] == x {
+			p, kp = addCells(p, kp, last, lastK)
+		}
+		v[j], e[j], p, kp = alignSum(ov, ok, p, kp)
 		last, lastK = ov, ok
 	}
 }
 
+// oneRun is oneRow's fast path from column j on, while the cell, the
+// running sum and the carried value share the exponent k. It returns the
+// first column it did not do.
+func oneRun(j int, x int32, t []int32, v []float64, e []int32, p, last float64, k int32) (int, float64, float64) {
+	n := len(t)
+	v, e = v[:n], e[:n]
+	for ; j < n; j++ {
+		ov := v[j]
+		if e[j] != k {
+			break
+		}
+		q := p + masked(last, mask(t[j], x))
+		nv := ov + q // q ≤ nv, so only nv can reach the bound
+		if nv >= cellMax {
+			break
+		}
+		v[j], p, last = nv, q, ov
+	}
+	return j, p, last
+}
+
 // pairRows adds rows i and i+1, of symbols x1 and x2, to the cells (v, e):
 // row i's values are computed and used at once by row i+1 without being
-// stored. In the fast path every quantity of both rows (the two running
-// sums, the two carried values and the cells) shares one exponent kc.
+// stored.
 func pairRows(x1, x2 int32, t []int32, v []float64, e []int32) {
-	const unset = math.MinInt32
-	v, e = v[:len(t)], e[:len(t)]
+	n := len(t)
+	v, e = v[:n], e[:n]
 	var p1, p2 float64 // P(j) of rows i and i+1
 	var kp1, kp2 int32 // their exponents
 	l1, l2 := 1.0, 1.0 // DP(i−1, j−1) and DP(i, j−1)
 	var lk1, lk2 int32 // their exponents
-	kc := int32(0)     // the shared exponent, or unset
-	for j, tj := range t {
-		ov, ok := v[j], e[j]
-		if ok == kc {
-			p1 += masked(l1, mask(tj, x1))
-			n1 := ov + p1
-			p2 += masked(l2, mask(tj, x2))
-			n2 := n1 + p2
-			l1, l2 = ov, n1
-			if n2 >= cellMax { // n1 ≤ n2, p1 ≤ n1, p2 ≤ n2
-				n2 *= cellDown
-				e[j] = kc + 1
-				p1, p2, l2 = p1*cellDown, p2*cellDown, l2*cellDown
-				kp1, kp2, lk1, lk2 = kc+1, kc+1, kc, kc+1
-				kc = unset
+	for j := 0; j < n; j++ {
+		if kp1 == lk1 && kp2 == lk1 && lk2 == lk1 {
+			j, p1, p2, l1, l2 = pairRun(j, x1, x2, t, v, e, p1, p2, l1, l2, lk1)
+			if j == n {
+				break
 			}
-			v[j] = n2
-			continue
 		}
-		if kc != unset {
-			kp1, kp2, lk1, lk2 = kc, kc, kc, kc
-		}
-		if tj == x1 {
+		ov, ok := v[j], e[j]
+		if t[j] == x1 {
 			p1, kp1 = addCells(p1, kp1, l1, lk1)
 		}
 		n1, k1, np1, nkp1 := alignSum(ov, ok, p1, kp1)
-		if tj == x2 {
+		if t[j] == x2 {
 			p2, kp2 = addCells(p2, kp2, l2, lk2)
 		}
 		n2, k2, np2, nkp2 := alignSum(n1, k1, p2, kp2)
 		v[j], e[j] = n2, k2
 		p1, kp1, p2, kp2 = np1, nkp1, np2, nkp2
 		l1, lk1, l2, lk2 = ov, ok, n1, k1
-		kc = unset
-		if kp1 == k2 && kp2 == k2 && lk1 == k2 && lk2 == k2 {
-			kc = k2
-		}
 	}
+}
+
+// pairRun is pairRows' fast path from column j on, while every quantity of
+// both rows (the cells, the two running sums and the two carried values)
+// shares the exponent k. It returns the first column it did not do.
+func pairRun(j int, x1, x2 int32, t []int32, v []float64, e []int32,
+	p1, p2, l1, l2 float64, k int32) (int, float64, float64, float64, float64) {
+	n := len(t)
+	v, e = v[:n], e[:n]
+	for ; j < n; j++ {
+		ov := v[j]
+		if e[j] != k {
+			break
+		}
+		tj := t[j]
+		q1 := p1 + masked(l1, mask(tj, x1))
+		n1 := ov + q1
+		q2 := p2 + masked(l2, mask(tj, x2))
+		n2 := n1 + q2 // n1 ≤ n2 and q2 ≤ n2: only n2 can reach the bound
+		if n2 >= cellMax {
+			break
+		}
+		v[j] = n2
+		p1, p2, l1, l2 = q1, q2, ov, n1
+	}
+	return j, p1, p2, l1, l2
 }
