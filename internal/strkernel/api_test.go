@@ -217,3 +217,32 @@ func TestSymmetry(t *testing.T) {
 		}
 	}
 }
+
+// TestHashedCollisions gives every n-gram the same hash: hashedCount's
+// table must still tell them apart by their symbols, also across growth.
+func TestHashedCollisions(t *testing.T) {
+	text := []int32{1, 2, 3, 1, 2, 4, 1, 2, 3, 5, 6, 7, 8, 9, 1, 2, 3}
+	for i := range 200 { // enough distinct n-grams to grow the table often
+		text = append(text, 100+int32(i), 0, 0)
+	}
+	const n = 3
+	var tab table
+	tab.reset(0)
+	want := map[[n]int32]int32{}
+	for pos := 0; pos+n <= len(text); pos++ {
+		tab.addGram(42, text, pos, n)
+		want[[n]int32(text[pos:pos+n])]++
+	}
+	for pos := 0; pos+n <= len(text); pos++ {
+		g := text[pos : pos+n]
+		if got := tab.countGram(42, g, text, n); got != want[[n]int32(g)] {
+			t.Fatalf("count of %v = %d, want %d", g, got, want[[n]int32(g)])
+		}
+	}
+	if got := tab.countGram(42, []int32{9, 9, 9}, text, n); got != 0 {
+		t.Errorf("absent n-gram counted %d", got)
+	}
+	if len(tab.slots) < 2*len(want) {
+		t.Errorf("table of %d slots for %d n-grams", len(tab.slots), len(want))
+	}
+}

@@ -241,7 +241,7 @@ func TestSSKAgainstLodhiBig(t *testing.T) {
 	for _, c := range []struct {
 		p      int
 		lambda float64
-	}{{3, 0.5}, {4, 0.05}, {2, 1e-3}, {6, 0.9}} {
+	}{{3, 0.5}, {4, 0.05}, {2, 1e-3}, {6, 0.9}, {2, 1e-30}, {3, 1e-200}} {
 		want := lodhiBig(s, u, c.p, c.lambda)
 		got := evalStr(t, Params{Kind: SSK, P: c.p, Lambda: c.lambda}, string(s), string(u))
 		if e := relErr(got, want); e > 1e-11 {
