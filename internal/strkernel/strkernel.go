@@ -203,8 +203,8 @@ func (ws *Workspace) ints(n int) []int32 {
 // is the number of symbols. Trivial cases (an empty sequence, P or N longer
 // than a sequence) need no table and are never refused.
 //
-// Memory is O(P·min(|s|, |t|)) for the dynamic programmes and O(|s|+|t|)
-// for ngram. ws may be nil (a temporary workspace is used).
+// Memory is O(P·min(|s|, |t|) + |s| + |t|) for the dynamic programmes and
+// O(|s|+|t|) for ngram, kept in ws for the next call. ws may be nil (a temporary workspace is used).
 func Eval(p Params, a, b Seq, ws *Workspace, lim Limits) (xfloat.F, error) {
 	if err := p.Validate(); err != nil {
 		return xfloat.F{}, err
