@@ -19,10 +19,7 @@ type mapTable struct {
 	src    *source
 	relTol float64
 
-	snap   *snapshot
-	fit    *kpca.Map
-	fitErr error
-	busy   bool
+	fits fitCache[*kpca.Map]
 }
 
 const mapInputCol = 2
@@ -84,29 +81,7 @@ func (t *mapTable) Destroy() error             { return nil }
 
 // current is kpcaTable.current for the feature map.
 func (t *mapTable) current() (*snapshot, *kpca.Map, error) {
-	if t.busy {
-		return nil, nil, fmt.Errorf("the source of %s reads %s itself", t.name, t.name)
-	}
-	t.busy = true
-	defer func() { t.busy = false }()
-	snap, err := t.src.read(t.hc, t.snap)
-	if err != nil {
-		return nil, nil, err
-	}
-	if snap == t.snap && (t.fit != nil || t.fitErr != nil) {
-		return snap, t.fit, t.fitErr
-	}
-	t.snap, t.fit, t.fitErr = snap, nil, nil
-	fit, err := t.fitSnapshot(snap)
-	if err != nil {
-		if cacheable(err) {
-			t.fitErr = err
-		}
-		return nil, nil, err
-	}
-	t.fit = fit
-	t.hc.Stats.Fits.Add(1)
-	return snap, fit, nil
+	return t.fits.current(t.name, t.hc, t.src, t.fitSnapshot)
 }
 
 func (t *mapTable) fitSnapshot(snap *snapshot) (*kpca.Map, error) {

@@ -33,10 +33,7 @@ type kpcaTable struct {
 	landmarks int
 	seed      uint64
 
-	snap   *snapshot // the content the cached fit is for
-	fit    *kpcaFit
-	fitErr error // a fit error for snap, cached like a fit (never an interrupt)
-	busy   bool  // a fit is running: its source must not read this table
+	fits fitCache[*kpcaFit]
 }
 
 // kpcaFit is a model and the objects a new object is compared with: all
@@ -164,29 +161,7 @@ func (t *kpcaTable) Destroy() error { return t.Disconnect() }
 // current reads the source and returns the fit for its content, fitting
 // only when the content changed since the last fit.
 func (t *kpcaTable) current() (*snapshot, *kpcaFit, error) {
-	if t.busy {
-		return nil, nil, fmt.Errorf("the source of %s reads %s itself", t.name.name, t.name.name)
-	}
-	t.busy = true
-	defer func() { t.busy = false }()
-	snap, err := t.src.read(t.hc, t.snap)
-	if err != nil {
-		return nil, nil, err
-	}
-	if snap == t.snap && (t.fit != nil || t.fitErr != nil) {
-		return snap, t.fit, t.fitErr
-	}
-	t.snap, t.fit, t.fitErr = snap, nil, nil
-	fit, err := t.fitSnapshot(snap)
-	if err != nil {
-		if cacheable(err) {
-			t.fitErr = err
-		}
-		return nil, nil, err
-	}
-	t.fit = fit
-	t.hc.Stats.Fits.Add(1)
-	return snap, fit, nil
+	return t.fits.current(t.name.name, t.hc, t.src, t.fitSnapshot)
 }
 
 func (t *kpcaTable) fitSnapshot(snap *snapshot) (*kpcaFit, error) {
