@@ -72,7 +72,15 @@ func ngramKernel(c *host.Conn, args []any) (any, error) {
 	return stringKernel(c, p, args)
 }
 
-var strWorkspaces = sync.Pool{New: func() any { return new(strkernel.Workspace) }}
+// strState is what one call needs besides its arguments, pooled so that
+// calls allocate nothing once warm: the kernel's workspace and buffers for
+// the decoded strings.
+type strState struct {
+	ws     strkernel.Workspace
+	bs, bt []int32
+}
+
+var strStates = sync.Pool{New: func() any { return new(strState) }}
 
 // stringKernel checks the two TEXT arguments and evaluates p on them under
 // the connection's max_dp_cells and interrupt. Parameters are checked by the
@@ -87,9 +95,11 @@ func stringKernel(c *host.Conn, p strkernel.Params, args []any) (any, error) {
 	if err != nil || nullS || nullT || AnyNull(args) {
 		return nil, err
 	}
-	ws := strWorkspaces.Get().(*strkernel.Workspace)
-	defer strWorkspaces.Put(ws)
-	k, err := strkernel.Eval(p, strkernel.Decode(s, strkernel.Char), strkernel.Decode(t, strkernel.Char), ws,
+	st := strStates.Get().(*strState)
+	defer strStates.Put(st)
+	a, b := strkernel.DecodeTo(st.bs, s, strkernel.Char), strkernel.DecodeTo(st.bt, t, strkernel.Char)
+	st.bs, st.bt = a.Buffer(), b.Buffer()
+	k, err := strkernel.Eval(p, a, b, &st.ws,
 		strkernel.Limits{MaxCells: c.Config.Get("max_dp_cells"), Check: c.Err})
 	if err != nil {
 		return nil, err

@@ -246,3 +246,26 @@ func TestHashedCollisions(t *testing.T) {
 		t.Errorf("table of %d slots for %d n-grams", len(tab.slots), len(want))
 	}
 }
+
+// TestDecodeTo: DecodeTo gives Decode's symbols, reusing a large enough
+// buffer.
+func TestDecodeTo(t *testing.T) {
+	buf := make([]int32, 0, 16)
+	for _, s := range []string{"", "aя中😀\xff", "кот и пёс"} {
+		q := DecodeTo(buf, s, Char)
+		if want := Decode(s, Char); !equal(q.syms, want.syms) || q.Unit() != Char {
+			t.Errorf("DecodeTo(%q) = %x, want %x", s, q.syms, want.syms)
+		}
+		if q.Len() > 0 && &q.syms[0] != &buf[:1][0] {
+			t.Errorf("DecodeTo(%q) did not reuse the buffer", s)
+		}
+		buf = q.Buffer()
+	}
+	long := strings.Repeat("ё", 100)
+	if q := DecodeTo(buf, long, Char); q.Len() != 100 || cap(q.Buffer()) < 100 {
+		t.Errorf("DecodeTo of 100 symbols into a 16-symbol buffer: %d", q.Len())
+	}
+	if q := DecodeTo(buf, "a b", Word); q.Len() != 2 || q.Unit() != Word {
+		t.Errorf("DecodeTo with Word: %d words", q.Len())
+	}
+}

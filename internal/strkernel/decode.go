@@ -45,6 +45,24 @@ func Decode(s string, u Unit) Seq {
 	return Seq{unit: Char, syms: decodeChars(s)}
 }
 
+// DecodeTo is Decode storing the symbols of a Char sequence in buf when it is
+// large enough, so that a caller decoding many strings reuses one buffer;
+// the Seq is valid until buf is reused. Pass the Seq's storage back with
+// Buffer.
+func DecodeTo(buf []int32, s string, u Unit) Seq {
+	if u == Word {
+		return Decode(s, u)
+	}
+	n := utf8.RuneCountInString(s)
+	if cap(buf) < n {
+		buf = make([]int32, n)
+	}
+	return Seq{unit: Char, syms: decodeInto(buf[:n], s)}
+}
+
+// Buffer returns the storage of q's symbols for reuse with DecodeTo.
+func (q Seq) Buffer() []int32 { return q.syms[:0] }
+
 // Len returns the number of symbols.
 func (q Seq) Len() int {
 	if q.unit == Word {
@@ -57,7 +75,11 @@ func (q Seq) Len() int {
 func (q Seq) Unit() Unit { return q.unit }
 
 func decodeChars(s string) []int32 {
-	out := make([]int32, utf8.RuneCountInString(s))
+	return decodeInto(make([]int32, utf8.RuneCountInString(s)), s)
+}
+
+// decodeInto fills out, of length RuneCountInString(s), with the symbols of s.
+func decodeInto(out []int32, s string) []int32 {
 	k := 0
 	for i := 0; i < len(s); k++ {
 		if c := s[i]; c < utf8.RuneSelf {

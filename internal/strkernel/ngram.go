@@ -37,7 +37,7 @@ func ngram(s, t []int32, n int, ws *Workspace, lim Limits) (xfloat.F, error) {
 	}
 	ids := ws.denseIDs(s, t)
 	is, it := ids[:len(s)], ids[len(s):]
-	b := max(1, bits.Len32(uint32(ws.gram.used-1)))
+	b := max(1, bits.Len32(uint32(ws.symTab.used-1)))
 	if n*b <= 64 {
 		return packedCount(is, it, n, uint(b), ws, &poll)
 	}
@@ -163,19 +163,19 @@ func packedCount(s, t []int32, n int, b uint, ws *Workspace, poll *poller) (xflo
 }
 
 // denseIDs renumbers the symbols of s and t as 0, 1, … in order of first
-// appearance; ws.gram.used is then the number of distinct symbols.
+// appearance; ws.symTab.used is then the number of distinct symbols.
 func (ws *Workspace) denseIDs(s, t []int32) []int32 {
 	need := len(s) + len(t)
 	if cap(ws.ids) < need {
 		ws.ids = make([]int32, need)
 	}
 	ids := ws.ids[:need]
-	ws.gram.reset(len(t))
+	ws.symTab.reset(len(t))
 	for i, c := range s {
-		ids[i] = ws.gram.id(uint64(uint32(c)))
+		ids[i] = ws.symTab.id(uint64(uint32(c)))
 	}
 	for i, c := range t {
-		ids[len(s)+i] = ws.gram.id(uint64(uint32(c)))
+		ids[len(s)+i] = ws.symTab.id(uint64(uint32(c)))
 	}
 	return ids
 }

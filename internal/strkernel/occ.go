@@ -22,7 +22,7 @@ func (o *occurrences) list(i int) []int32 {
 // occurrences builds the lists in O(|s|+|t|).
 func (ws *Workspace) occurrences(s, t []int32) *occurrences {
 	o := &ws.occ
-	tab := &ws.gram
+	tab := &ws.symTab
 	tab.reset(len(t))
 	o.pos = grow(o.pos, len(t))
 	for j, c := range t {

@@ -173,11 +173,12 @@ type Workspace struct {
 	b   []int32 // word ids of the second sequence
 	wid map[string]int32
 
-	gram  table
-	ids   []int32
-	count []int64
-	occ   occurrences
-	rows  []int32
+	gram   table // n-grams
+	symTab table // distinct symbols
+	ids    []int32
+	count  []int64
+	occ    occurrences
+	rows   []int32
 }
 
 // floats returns a zeroed-or-not buffer of n float64s; callers initialise it.
