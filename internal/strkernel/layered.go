@@ -60,16 +60,15 @@ func layered(s, t []int32, p int, lambda float64, ws *Workspace, lim Limits) (xf
 		wgtv[j], wgtk[j] = wv*cellDown, wk+1
 		u, l = xfloat.Mul(u, inv), xfloat.Mul(l, xfloat.New(lambda))
 	}
-	occ := ws.occurrences(s, t)
+	occ := ws.occurrences(t)
 	var total xfloat.F
 	rowInv := xfloat.New(1) // λ^−(i−1)
 	rowPow := xfloat.New(1) // λ^i
 	lam := xfloat.New(lambda)
 	poll := poller{check: lim.Check}
-	for i := range s {
+	for _, x := range s {
 		rowPow = xfloat.Mul(rowPow, lam)
-		if occ.row[i] >= 0 { // otherwise row i adds nothing anywhere
-			at := occ.list(i)
+		if at := occ.in(x); at != nil { // otherwise row i adds nothing anywhere
 			for _, j := range at {
 				match[j] = 1
 			}

@@ -173,12 +173,12 @@ type Workspace struct {
 	b   []int32 // word ids of the second sequence
 	wid map[string]int32
 
-	gram   table // n-grams
-	symTab table // distinct symbols
-	ids    []int32
-	count  []int64
-	occ    occurrences
-	rows   []int32
+	gram    table // n-grams
+	symTab  table // distinct symbols
+	ids     []int32
+	count   []int64
+	occ     occurrences
+	scratch []int32
 }
 
 // floats returns a zeroed-or-not buffer of n float64s; callers initialise it.
@@ -204,8 +204,8 @@ func (ws *Workspace) ints(n int) []int32 {
 // is the number of symbols. Trivial cases (an empty sequence, P or N longer
 // than a sequence) need no table and are never refused.
 //
-// Memory is O(P·min(|s|, |t|) + |s| + |t|) for the dynamic programmes and
-// O(|s|+|t|) for ngram, kept in ws for the next call. ws may be nil (a temporary workspace is used).
+// Memory, besides the sequences, is O(P·min(|s|, |t|)) for the dynamic
+// programmes and O(|s|+|t|) for ngram, kept in ws for the next call. ws may be nil (a temporary workspace is used).
 func Eval(p Params, a, b Seq, ws *Workspace, lim Limits) (xfloat.F, error) {
 	if err := p.Validate(); err != nil {
 		return xfloat.F{}, err

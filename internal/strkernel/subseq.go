@@ -25,24 +25,26 @@ func subseqAll(s, t []int32, ws *Workspace, lim Limits) (xfloat.F, error) {
 	v1, e1 := v[1:], e[1:]
 	v1, e1 = v1[:n], e1[:n]
 	t = t[:n]
-	occ := ws.occurrences(s, t)
-	rows := ws.rows[:0] // the symbols of the rows that do something
-	for i, x := range s {
-		if occ.row[i] >= 0 {
-			rows = append(rows, x)
-		}
-	}
-	ws.rows = rows
+	in := ws.occurrences(t).in
 	poll := poller{check: lim.Check}
-	for r := 0; r < len(rows); r += 2 {
-		if r+1 < len(rows) {
-			pairRows(rows[r], rows[r+1], t, v1, e1)
-		} else {
-			oneRow(rows[r], t, v1, e1)
+	var pending int32 // a row waiting for a second one
+	waiting := false
+	for _, x := range s {
+		if in(x) == nil {
+			continue // s_i is not in t: the row stays as it was
 		}
+		if !waiting {
+			pending, waiting = x, true
+			continue
+		}
+		pairRows(pending, x, t, v1, e1)
+		waiting = false
 		if err := poll.add(2 * n); err != nil {
 			return xfloat.F{}, err
 		}
+	}
+	if waiting {
+		oneRow(pending, t, v1, e1)
 	}
 	return fromCell(v[n], e[n]), nil
 }
