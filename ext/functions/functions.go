@@ -73,7 +73,7 @@ func (f Func) Call(c *host.Conn, args []any) (res any, err error) {
 	}()
 	res, err = f.Body(c, args)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.Name, err)
+		return nil, fmt.Errorf("%s: %w", f.Name, host.Explain(err))
 	}
 	return res, nil
 }

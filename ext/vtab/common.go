@@ -20,7 +20,7 @@ func prefix(module string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return fmt.Errorf("%s: %w", module, err)
+	return fmt.Errorf("%s: %w", module, host.Explain(err))
 }
 
 // guard turns a panic in a module callback into an error, so that a bug

@@ -170,7 +170,7 @@ func pairErrorFixed(snap *snapshot, err error, base, fixed int) error {
 		if base >= 0 {
 			row = base
 		}
-		return fmt.Errorf("rows id %s and id %s: %v", idText(snap.ids[snap.rows[row]]), idText(snap.ids[snap.rows[fixed]]), pe.Err)
+		return fmt.Errorf("rows id %s and id %s: %w", idText(snap.ids[snap.rows[row]]), idText(snap.ids[snap.rows[fixed]]), pe.Err)
 	}
 	return err
 }

@@ -293,7 +293,7 @@ func project(hc *host.Conn, spec *kernels.Spec, basis []kernels.Object, z kernel
 	kz := make([]float64, len(basis))
 	if err := spec.Cross(basis, []kernels.Object{z}, kz, gramOptions(hc)); err != nil {
 		if pe, ok := asPair(err); ok {
-			return nil, fmt.Errorf("input: %v", pe.Err)
+			return nil, fmt.Errorf("input: %w", pe.Err)
 		}
 		return nil, err
 	}

@@ -391,7 +391,7 @@ func asPair(err error) (*kernels.PairError, bool) {
 // objects (Gram) by their ids.
 func pairError(snap *snapshot, err error) error {
 	if pe, ok := asPair(err); ok && pe.Row < len(snap.rows) && pe.Col < len(snap.rows) {
-		return fmt.Errorf("rows id %s and id %s: %v", idText(snap.ids[snap.rows[pe.Row]]), idText(snap.ids[snap.rows[pe.Col]]), pe.Err)
+		return fmt.Errorf("rows id %s and id %s: %w", idText(snap.ids[snap.rows[pe.Row]]), idText(snap.ids[snap.rows[pe.Col]]), pe.Err)
 	}
 	return err
 }

@@ -1,6 +1,7 @@
 package strkernel
 
 import (
+	"fmt"
 	"errors"
 	"math/rand/v2"
 	"strings"
@@ -147,7 +148,7 @@ func TestMaxCells(t *testing.T) {
 		if !errors.As(err, &le) || le.Cells != tc.cells || le.Max != tc.cells-1 {
 			t.Fatalf("%+v with max %d: %v", tc.p, tc.cells-1, err)
 		}
-		for _, w := range []string{"max_dp_cells", "ksql_config('max_dp_cells', N)"} {
+		for _, w := range []string{fmt.Sprintf("need %d cells", tc.cells), fmt.Sprintf("bound of %d", tc.cells-1)} {
 			if !strings.Contains(err.Error(), w) {
 				t.Errorf("error %q does not mention %s", err, w)
 			}

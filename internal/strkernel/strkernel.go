@@ -135,10 +135,10 @@ type Limits struct {
 // table cells.
 type LimitError struct{ Cells, Max int64 }
 
-// Error names the setting that bounds the table and how to raise it.
+// Error says how many cells the call needs and the bound it passed; the
+// SQL layer adds the name of the setting that holds the bound.
 func (e *LimitError) Error() string {
-	return fmt.Sprintf("the string kernel table would need %d cells, more than max_dp_cells = %d; "+
-		"raise it with ksql_config('max_dp_cells', N)", e.Cells, e.Max)
+	return fmt.Sprintf("the string kernel table would need %d cells, more than the bound of %d", e.Cells, e.Max)
 }
 
 // checkEvery is how many cells of work pass between calls of Limits.Check.
