@@ -1,8 +1,8 @@
 package strkernel
 
 import (
-	"fmt"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
