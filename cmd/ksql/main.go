@@ -15,7 +15,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -293,11 +292,7 @@ func (s *Shell) handleSignals() (stop func()) {
 }
 
 func (s *Shell) versionText() string {
-	v := "devel"
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		v = bi.Main.Version
-	}
-	var sqliteVersion string
-	s.conn.QueryRowContext(context.Background(), "SELECT sqlite_version()").Scan(&sqliteVersion)
+	var v, sqliteVersion string
+	s.conn.QueryRowContext(context.Background(), "SELECT ksql_version(), sqlite_version()").Scan(&v, &sqliteVersion)
 	return fmt.Sprintf("ksql %s (SQLite %s, driver %s)", v, sqliteVersion, driverName)
 }
