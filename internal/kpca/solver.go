@@ -111,13 +111,37 @@ func (o *upperOp) mul(dst, x []float64) {
 
 // rows accumulates the contribution of worker t's rows into y: blocks of
 // 16 rows dealt round-robin, which balances the triangle's uneven rows.
+// Within a block, rows go four at a time through symv4 (one sweep of the
+// four row segments serves both y_i += a[i, j]·x_j and y_j += a[i, j]·x_i);
+// the 4×4 triangle on the diagonal and the last n mod 4 rows are done here.
 func (o *upperOp) rows(t int, y, x []float64) {
 	clear(y)
 	const block = 16
-	n := o.n
+	n, s := o.n, o.stride
+	var xr, out [4]float64
 	for lo := t * block; lo < n; lo += o.workers * block {
-		for i := lo; i < min(lo+block, n); i++ {
-			seg := o.a[i*o.stride+i : i*o.stride+n]
+		hi := min(lo+block, n)
+		i := lo
+		for ; i+4 <= hi; i += 4 {
+			for r := 0; r < 4; r++ {
+				row := o.a[(i+r)*s:]
+				y[i+r] += row[i+r] * x[i+r]
+				for c := r + 1; c < 4; c++ {
+					y[i+r] += row[i+c] * x[i+c]
+					y[i+c] += row[i+c] * x[i+r]
+				}
+			}
+			if j := i + 4; j < n {
+				xr = [4]float64{x[i], x[i+1], x[i+2], x[i+3]}
+				symv4(o.a[i*s+j:], s, x[j:], y[j:], &xr, &out)
+				y[i] += out[0]
+				y[i+1] += out[1]
+				y[i+2] += out[2]
+				y[i+3] += out[3]
+			}
+		}
+		for ; i < hi; i++ {
+			seg := o.a[i*s+i : i*s+n]
 			y[i] += blas64.Dot(vec(seg), vec(x[i:]))
 			if i+1 < n {
 				blas64.Axpy(x[i], vec(seg[1:]), vec(y[i+1:]))
@@ -231,11 +255,10 @@ func newLanczosState(n, k int) *lanczosState {
 func (l *lanczosState) step(a symOp) (float64, error) {
 	n, j, w := l.n, l.j, l.w
 	a.mul(w, l.V[j*n:(j+1)*n])
-	basis := blas64.General{Rows: j + 1, Cols: n, Stride: n, Data: l.V[:(j+1)*n]}
-	blas64.Gemv(blas.NoTrans, 1, basis, vec(w), 0, vec(l.h1[:j+1]))
-	blas64.Gemv(blas.Trans, -1, basis, vec(l.h1[:j+1]), 1, vec(w))
-	blas64.Gemv(blas.NoTrans, 1, basis, vec(w), 0, vec(l.h2[:j+1]))
-	blas64.Gemv(blas.Trans, -1, basis, vec(l.h2[:j+1]), 1, vec(w))
+	basisDots(l.V, j+1, w, l.h1)
+	basisSub(l.V, j+1, l.h1, w)
+	basisDots(l.V, j+1, w, l.h2)
+	basisSub(l.V, j+1, l.h2, w)
 	var hn float64
 	for i := 0; i <= j; i++ {
 		v := l.h1[i] + l.h2[i]

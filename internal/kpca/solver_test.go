@@ -157,40 +157,49 @@ func TestSignRule(t *testing.T) {
 }
 
 // TestUpperOp: the upper-triangle product equals a plain full product, on
-// one and several workers, with a stride wider than n.
+// one and several workers, with a stride wider than n, with the assembly
+// kernels and without, for sizes that leave rows outside the four-row
+// groups (n mod 16 = 12 and 15) and sizes below the parallel threshold.
 func TestUpperOp(t *testing.T) {
-	n, stride := 1100, 1103
-	r := rand.New(rand.NewPCG(3, 4))
-	a := make([]float64, n*stride)
-	full := make([]float64, n*n)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			v := r.NormFloat64()
-			a[i*stride+j] = v
-			full[i*n+j], full[j*n+i] = v, v
+	saved := useAVX2
+	defer func() { useAVX2 = saved }()
+	for _, n := range []int{1, 7, 37, 1100, 1103} {
+		stride := n + 3
+		r := rand.New(rand.NewPCG(3, uint64(n)))
+		a := make([]float64, n*stride)
+		full := make([]float64, n*n)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				v := r.NormFloat64()
+				a[i*stride+j] = v
+				full[i*n+j], full[j*n+i] = v, v
+			}
+			for j := 0; j < i; j++ {
+				a[i*stride+j] = math.NaN() // the lower triangle must not be read
+			}
 		}
-		for j := 0; j < i; j++ {
-			a[i*stride+j] = math.NaN() // the lower triangle must not be read
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = r.NormFloat64()
 		}
-	}
-	x := make([]float64, n)
-	for i := range x {
-		x[i] = r.NormFloat64()
-	}
-	want := make([]float64, n)
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			want[i] += full[i*n+j] * x[j]
+		want := make([]float64, n)
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				want[i] += full[i*n+j] * x[j]
+			}
 		}
-	}
-	for _, w := range []int{1, 2, 3} {
-		op := newUpperOp(a, n, stride, w)
-		got := make([]float64, n)
-		for rep := 0; rep < 2; rep++ { // the accumulators are reused
-			op.mul(got, x)
-			for i := range got {
-				if math.Abs(got[i]-want[i]) > 1e-10*(1+math.Abs(want[i])) {
-					t.Fatalf("workers=%d rep %d: y[%d] = %.15g, want %.15g", w, rep, i, got[i], want[i])
+		for _, avx := range []bool{false, saved} {
+			useAVX2 = avx
+			for _, w := range []int{1, 2, 3} {
+				op := newUpperOp(a, n, stride, w)
+				got := make([]float64, n)
+				for rep := 0; rep < 2; rep++ { // the accumulators are reused
+					op.mul(got, x)
+					for i := range got {
+						if math.Abs(got[i]-want[i]) > 1e-10*(1+math.Abs(want[i])) {
+							t.Fatalf("n=%d avx=%v workers=%d rep %d: y[%d] = %.15g, want %.15g", n, avx, w, rep, i, got[i], want[i])
+						}
+					}
 				}
 			}
 		}

@@ -1,0 +1,224 @@
+// AVX2/FMA kernels for the Lanczos products (see simd_amd64.go). Each
+// works on four rows a_r = a + r·stride (r < 4) and a multiple of 4
+// columns; the Go wrappers in simd.go do the remaining columns.
+
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// hsum4 sets Y0 = [Σ Y0, Σ Y1, Σ Y2, Σ Y3] (clobbers Y2, Y8, Y9).
+#define HSUM4 \
+	VHADDPD    Y1, Y0, Y0 \
+	VHADDPD    Y3, Y2, Y2 \
+	VPERM2F128 $0x20, Y2, Y0, Y8 \
+	VPERM2F128 $0x31, Y2, Y0, Y9 \
+	VADDPD     Y9, Y8, Y0
+
+// func symv4AVX2(a *float64, stride, n int, x, y *float64, xr, out *[4]float64)
+TEXT ·symv4AVX2(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), SI
+	MOVQ stride+8(FP), R8
+	SHLQ $3, R8
+	MOVQ n+16(FP), CX
+	MOVQ x+24(FP), DX
+	MOVQ y+32(FP), DI
+	MOVQ xr+40(FP), AX
+	LEAQ (SI)(R8*1), R9
+	LEAQ (SI)(R8*2), R10
+	LEAQ (R9)(R8*2), R11
+	VBROADCASTSD 0(AX), Y4
+	VBROADCASTSD 8(AX), Y5
+	VBROADCASTSD 16(AX), Y6
+	VBROADCASTSD 24(AX), Y7
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y12, Y12, Y12
+	VXORPD Y13, Y13, Y13
+	VXORPD Y14, Y14, Y14
+	VXORPD Y15, Y15, Y15
+	XORQ BX, BX
+	MOVQ CX, R12
+	ANDQ $-8, R12
+	JZ   symv_tail4
+
+symv_loop8:
+	VMOVUPD     (DX)(BX*8), Y8
+	VMOVUPD     (DI)(BX*8), Y9
+	VMOVUPD     (SI)(BX*8), Y10
+	VFMADD231PD Y10, Y8, Y0
+	VFMADD231PD Y10, Y4, Y9
+	VMOVUPD     (R9)(BX*8), Y11
+	VFMADD231PD Y11, Y8, Y1
+	VFMADD231PD Y11, Y5, Y9
+	VMOVUPD     (R10)(BX*8), Y10
+	VFMADD231PD Y10, Y8, Y2
+	VFMADD231PD Y10, Y6, Y9
+	VMOVUPD     (R11)(BX*8), Y11
+	VFMADD231PD Y11, Y8, Y3
+	VFMADD231PD Y11, Y7, Y9
+	VMOVUPD     Y9, (DI)(BX*8)
+	VMOVUPD     32(DX)(BX*8), Y8
+	VMOVUPD     32(DI)(BX*8), Y9
+	VMOVUPD     32(SI)(BX*8), Y10
+	VFMADD231PD Y10, Y8, Y12
+	VFMADD231PD Y10, Y4, Y9
+	VMOVUPD     32(R9)(BX*8), Y11
+	VFMADD231PD Y11, Y8, Y13
+	VFMADD231PD Y11, Y5, Y9
+	VMOVUPD     32(R10)(BX*8), Y10
+	VFMADD231PD Y10, Y8, Y14
+	VFMADD231PD Y10, Y6, Y9
+	VMOVUPD     32(R11)(BX*8), Y11
+	VFMADD231PD Y11, Y8, Y15
+	VFMADD231PD Y11, Y7, Y9
+	VMOVUPD     Y9, 32(DI)(BX*8)
+	ADDQ        $8, BX
+	CMPQ        BX, R12
+	JL          symv_loop8
+
+symv_tail4:
+	MOVQ CX, R12
+	SUBQ BX, R12
+	CMPQ R12, $4
+	JL   symv_done
+	VMOVUPD     (DX)(BX*8), Y8
+	VMOVUPD     (DI)(BX*8), Y9
+	VMOVUPD     (SI)(BX*8), Y10
+	VFMADD231PD Y10, Y8, Y0
+	VFMADD231PD Y10, Y4, Y9
+	VMOVUPD     (R9)(BX*8), Y11
+	VFMADD231PD Y11, Y8, Y1
+	VFMADD231PD Y11, Y5, Y9
+	VMOVUPD     (R10)(BX*8), Y10
+	VFMADD231PD Y10, Y8, Y2
+	VFMADD231PD Y10, Y6, Y9
+	VMOVUPD     (R11)(BX*8), Y11
+	VFMADD231PD Y11, Y8, Y3
+	VFMADD231PD Y11, Y7, Y9
+	VMOVUPD     Y9, (DI)(BX*8)
+
+symv_done:
+	VADDPD Y12, Y0, Y0
+	VADDPD Y13, Y1, Y1
+	VADDPD Y14, Y2, Y2
+	VADDPD Y15, Y3, Y3
+	HSUM4
+	MOVQ    out+48(FP), AX
+	VMOVUPD Y0, (AX)
+	VZEROUPPER
+	RET
+
+// func dot4AVX2(a *float64, stride, n int, x *float64, out *[4]float64)
+TEXT ·dot4AVX2(SB), NOSPLIT, $0-40
+	MOVQ a+0(FP), SI
+	MOVQ stride+8(FP), R8
+	SHLQ $3, R8
+	MOVQ n+16(FP), CX
+	MOVQ x+24(FP), DX
+	LEAQ (SI)(R8*1), R9
+	LEAQ (SI)(R8*2), R10
+	LEAQ (R9)(R8*2), R11
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y12, Y12, Y12
+	VXORPD Y13, Y13, Y13
+	VXORPD Y14, Y14, Y14
+	VXORPD Y15, Y15, Y15
+	XORQ BX, BX
+	MOVQ CX, R12
+	ANDQ $-8, R12
+	JZ   dot_tail4
+
+dot_loop8:
+	VMOVUPD     (DX)(BX*8), Y8
+	VMOVUPD     32(DX)(BX*8), Y9
+	VFMADD231PD (SI)(BX*8), Y8, Y0
+	VFMADD231PD (R9)(BX*8), Y8, Y1
+	VFMADD231PD (R10)(BX*8), Y8, Y2
+	VFMADD231PD (R11)(BX*8), Y8, Y3
+	VFMADD231PD 32(SI)(BX*8), Y9, Y12
+	VFMADD231PD 32(R9)(BX*8), Y9, Y13
+	VFMADD231PD 32(R10)(BX*8), Y9, Y14
+	VFMADD231PD 32(R11)(BX*8), Y9, Y15
+	ADDQ        $8, BX
+	CMPQ        BX, R12
+	JL          dot_loop8
+
+dot_tail4:
+	MOVQ CX, R12
+	SUBQ BX, R12
+	CMPQ R12, $4
+	JL   dot_done
+	VMOVUPD     (DX)(BX*8), Y8
+	VFMADD231PD (SI)(BX*8), Y8, Y0
+	VFMADD231PD (R9)(BX*8), Y8, Y1
+	VFMADD231PD (R10)(BX*8), Y8, Y2
+	VFMADD231PD (R11)(BX*8), Y8, Y3
+
+dot_done:
+	VADDPD Y12, Y0, Y0
+	VADDPD Y13, Y1, Y1
+	VADDPD Y14, Y2, Y2
+	VADDPD Y15, Y3, Y3
+	HSUM4
+	MOVQ    out+32(FP), AX
+	VMOVUPD Y0, (AX)
+	VZEROUPPER
+	RET
+
+// func axpy4AVX2(a *float64, stride, n int, c *[4]float64, y *float64)
+TEXT ·axpy4AVX2(SB), NOSPLIT, $0-40
+	MOVQ a+0(FP), SI
+	MOVQ stride+8(FP), R8
+	SHLQ $3, R8
+	MOVQ n+16(FP), CX
+	MOVQ c+24(FP), AX
+	MOVQ y+32(FP), DI
+	LEAQ (SI)(R8*1), R9
+	LEAQ (SI)(R8*2), R10
+	LEAQ (R9)(R8*2), R11
+	VBROADCASTSD 0(AX), Y4
+	VBROADCASTSD 8(AX), Y5
+	VBROADCASTSD 16(AX), Y6
+	VBROADCASTSD 24(AX), Y7
+	XORQ BX, BX
+	MOVQ CX, R12
+	ANDQ $-8, R12
+	JZ   axpy_tail4
+
+axpy_loop8:
+	VMOVUPD     (DI)(BX*8), Y8
+	VMOVUPD     32(DI)(BX*8), Y9
+	VFMADD231PD (SI)(BX*8), Y4, Y8
+	VFMADD231PD 32(SI)(BX*8), Y4, Y9
+	VFMADD231PD (R9)(BX*8), Y5, Y8
+	VFMADD231PD 32(R9)(BX*8), Y5, Y9
+	VFMADD231PD (R10)(BX*8), Y6, Y8
+	VFMADD231PD 32(R10)(BX*8), Y6, Y9
+	VFMADD231PD (R11)(BX*8), Y7, Y8
+	VFMADD231PD 32(R11)(BX*8), Y7, Y9
+	VMOVUPD     Y8, (DI)(BX*8)
+	VMOVUPD     Y9, 32(DI)(BX*8)
+	ADDQ        $8, BX
+	CMPQ        BX, R12
+	JL          axpy_loop8
+
+axpy_tail4:
+	MOVQ CX, R12
+	SUBQ BX, R12
+	CMPQ R12, $4
+	JL   axpy_done
+	VMOVUPD     (DI)(BX*8), Y8
+	VFMADD231PD (SI)(BX*8), Y4, Y8
+	VFMADD231PD (R9)(BX*8), Y5, Y8
+	VFMADD231PD (R10)(BX*8), Y6, Y8
+	VFMADD231PD (R11)(BX*8), Y7, Y8
+	VMOVUPD     Y8, (DI)(BX*8)
+
+axpy_done:
+	VZEROUPPER
+	RET

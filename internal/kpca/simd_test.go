@@ -1,0 +1,61 @@
+package kpca
+
+import (
+	"math"
+	"testing"
+)
+
+// TestFourRowKernels checks symv4, dot4 and axpy4, with the assembly
+// kernels and without, against plain sums, for every length that exercises
+// the 8-, 4- and 1-column paths and a stride longer than the rows.
+func TestFourRowKernels(t *testing.T) {
+	saved := useAVX2
+	defer func() { useAVX2 = saved }()
+	rng := splitMix64{7}
+	for _, avx := range []bool{false, true} {
+		if avx && !saved {
+			t.Log("no AVX2/FMA on this machine: only the Go kernels are tested")
+			continue
+		}
+		useAVX2 = avx
+		for n := 0; n <= 37; n++ {
+			stride := n + 3
+			a := make([]float64, 3*stride+n+2)
+			for i := range a {
+				a[i] = rng.symmetric()
+			}
+			x, y0 := make([]float64, n), make([]float64, n)
+			for j := range x {
+				x[j], y0[j] = rng.symmetric(), rng.symmetric()
+			}
+			c := [4]float64{rng.symmetric(), rng.symmetric(), rng.symmetric(), rng.symmetric()}
+			var wantDot [4]float64
+			wantY := append([]float64(nil), y0...)
+			for r := 0; r < 4; r++ {
+				for j := 0; j < n; j++ {
+					wantDot[r] += a[r*stride+j] * x[j]
+					wantY[j] += c[r] * a[r*stride+j]
+				}
+			}
+			var out [4]float64
+			y := append([]float64(nil), y0...)
+			symv4(a, stride, x, y, &c, &out)
+			check(t, "symv4 out", avx, n, out[:], wantDot[:])
+			check(t, "symv4 y", avx, n, y, wantY)
+			dot4(a, stride, x, &out)
+			check(t, "dot4", avx, n, out[:], wantDot[:])
+			y = append(y[:0], y0...)
+			axpy4(a, stride, &c, y)
+			check(t, "axpy4", avx, n, y, wantY)
+		}
+	}
+}
+
+func check(t *testing.T, what string, avx bool, n int, got, want []float64) {
+	t.Helper()
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-14*(1+math.Abs(want[i])) {
+			t.Fatalf("%s (avx=%v, n=%d)[%d] = %v, want %v", what, avx, n, i, got[i], want[i])
+		}
+	}
+}
