@@ -91,15 +91,15 @@ func basisDots(V []float64, m int, w, h []float64) {
 	}
 }
 
-// basisSub subtracts Σ_r h[r]·V_r from w, for the m rows of V.
-func basisSub(V []float64, m int, h, w []float64) {
+// basisAxpy adds alpha·Σ_r h[r]·V_r to w, for the m rows of V.
+func basisAxpy(V []float64, m int, alpha float64, h, w []float64) {
 	n := len(w)
 	r := 0
 	for ; r+4 <= m; r += 4 {
-		c := [4]float64{-h[r], -h[r+1], -h[r+2], -h[r+3]}
+		c := [4]float64{alpha * h[r], alpha * h[r+1], alpha * h[r+2], alpha * h[r+3]}
 		axpy4(V[r*n:], n, &c, w)
 	}
 	for ; r < m; r++ {
-		blas64.Axpy(-h[r], vec(V[r*n:(r+1)*n]), vec(w))
+		blas64.Axpy(alpha*h[r], vec(V[r*n:(r+1)*n]), vec(w))
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
 	"time"
 
 	"gonum.org/v1/gonum/blas"
@@ -68,48 +67,56 @@ type symOp interface {
 // a[i, i:] is read once for both of its uses, y_i += a[i, i:]·x[i:] and
 // y[i+1:] += x_i·a[i, i+1:], which halves the memory traffic of a full
 // matrix–vector product (the matrix does not fit in cache, so traffic is
-// what the product costs). Workers take interleaved blocks of rows and
-// accumulate into private vectors that are summed at the end.
+// what the product costs).
+//
+// The rows are split into a fixed number of tasks (interleaved blocks),
+// each accumulating into its own vector; the vectors are summed in task
+// order, so the result does not depend on the number of workers or their
+// timing. A team runs the tasks.
 type upperOp struct {
-	a       []float64
-	n       int
-	stride  int
-	workers int
-	acc     [][]float64
+	a      []float64
+	n      int
+	stride int
+	tasks  int
+	team   *team
+	acc    []float64 // rows t−1 < 8: the vectors of tasks t ≥ 1 (row 7 stays zero)
 }
 
+// upperTasks is the number of tasks of a parallel product: 8, so that the
+// vectors of tasks 1 to 7 and a zero row are summed by two four-row kernels.
+const upperTasks = 8
+
 func newUpperOp(a []float64, n, stride, workers int) *upperOp {
+	o := &upperOp{a: a, n: n, stride: stride, tasks: upperTasks}
 	if n < 512 {
-		workers = 1
+		workers, o.tasks = 1, 1
 	}
-	o := &upperOp{a: a, n: n, stride: stride, workers: workers, acc: make([][]float64, workers)}
-	for t := 1; t < workers; t++ {
-		o.acc[t] = make([]float64, n)
+	o.team = newTeam(min(workers, o.tasks))
+	if o.tasks > 1 {
+		o.acc = make([]float64, 8*n)
 	}
 	return o
 }
 
 func (o *upperOp) mul(dst, x []float64) {
-	o.acc[0] = dst
-	if o.workers == 1 {
+	if o.tasks == 1 {
 		o.rows(0, dst, x)
 		return
 	}
-	var wg sync.WaitGroup
-	for t := 0; t < o.workers; t++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			o.rows(t, o.acc[t], x)
-		}()
-	}
-	wg.Wait()
-	for t := 1; t < o.workers; t++ {
-		blas64.Axpy(1, vec(o.acc[t]), vec(dst))
-	}
+	n := o.n
+	o.team.do(o.tasks, func(t int) {
+		y := dst
+		if t > 0 {
+			y = o.acc[(t-1)*n : t*n]
+		}
+		o.rows(t, y, x)
+	})
+	one := [4]float64{1, 1, 1, 1}
+	axpy4(o.acc, n, &one, dst)
+	axpy4(o.acc[4*n:], n, &one, dst)
 }
 
-// rows accumulates the contribution of worker t's rows into y: blocks of
+// rows accumulates the contribution of task t's rows into y: blocks of
 // 16 rows dealt round-robin, which balances the triangle's uneven rows.
 // Within a block, rows go four at a time through symv4 (one sweep of the
 // four row segments serves both y_i += a[i, j]·x_j and y_j += a[i, j]·x_i);
@@ -119,7 +126,7 @@ func (o *upperOp) rows(t int, y, x []float64) {
 	const block = 16
 	n, s := o.n, o.stride
 	var xr, out [4]float64
-	for lo := t * block; lo < n; lo += o.workers * block {
+	for lo := t * block; lo < n; lo += o.tasks * block {
 		hi := min(lo+block, n)
 		i := lo
 		for ; i+4 <= hi; i += 4 {
@@ -201,20 +208,34 @@ func lanczos(a symOp, n, k int, poll func() error) (*eigResult, error) {
 			continue
 		}
 		l.sinceCheck = 0
-		theta, S, err := smallEigen(l.H, l.mmax, 0, l.j)
-		if err != nil {
-			return nil, err
+		// The test needs only the Ritz values and the last components of
+		// the Ritz vectors (cheap); the vectors themselves are needed only
+		// to finish or to restart.
+		var S *mat.Dense
+		theta, last, ok := l.ritz.check(l.H, l.mmax, l.j)
+		if !ok {
+			if theta, S, err = smallEigen(l.H, l.mmax, 0, l.j); err != nil {
+				return nil, err
+			}
+			last = mat.Row(nil, l.j-1, S)
 		}
 		l.anorm = math.Max(l.anorm, math.Max(math.Abs(theta[0]), math.Abs(theta[l.j-1])))
 		res.minEig = math.Min(res.minEig, theta[0])
-		if l.converged(beta, theta, S) {
+		done := l.converged(beta, theta, last)
+		if !done && l.j < l.mmax {
+			continue
+		}
+		if S == nil {
+			if theta, S, err = smallEigen(l.H, l.mmax, 0, l.j); err != nil {
+				return nil, err
+			}
+		}
+		if done {
 			res.vals, res.vecs = ritzPairs(l.V, S, theta, n, l.j, k)
 			return res, nil
 		}
-		if l.j == l.mmax {
-			restart(l.V, l.H, S, theta, n, l.mmax, l.keep)
-			l.j, l.blockStart, l.probing = l.keep, 0, false
-		}
+		restart(l.V, l.H, S, theta, n, l.mmax, l.keep)
+		l.j, l.blockStart, l.probing = l.keep, 0, false
 	}
 }
 
@@ -225,6 +246,7 @@ type lanczosState struct {
 	V                      []float64 // (mmax+1)×n: basis vectors, one per row
 	H                      []float64 // mmax×mmax: H[i*mmax+j] = v_iᵀ A v_j
 	h1, h2, w              []float64
+	ritz                   *ritzWork
 	rng                    splitMix64
 	anorm                  float64 // running estimate of ‖A‖
 	j, sinceCheck          int     // basis vectors multiplied; steps since the last check
@@ -242,7 +264,7 @@ func newLanczosState(n, k int) *lanczosState {
 		maxMatvecs: max(2000, 30*mmax), checkEvery: max(1, mmax/50),
 		V: make([]float64, (mmax+1)*n), H: make([]float64, mmax*mmax),
 		h1: make([]float64, mmax), h2: make([]float64, mmax), w: make([]float64, n),
-		rng: splitMix64{lanczosSeed},
+		ritz: newRitzWork(mmax), rng: splitMix64{lanczosSeed},
 	}
 	randomOrthonormal(l.V, 0, n, &l.rng)
 	return l
@@ -256,9 +278,9 @@ func (l *lanczosState) step(a symOp) (float64, error) {
 	n, j, w := l.n, l.j, l.w
 	a.mul(w, l.V[j*n:(j+1)*n])
 	basisDots(l.V, j+1, w, l.h1)
-	basisSub(l.V, j+1, l.h1, w)
+	basisAxpy(l.V, j+1, -1, l.h1, w)
 	basisDots(l.V, j+1, w, l.h2)
-	basisSub(l.V, j+1, l.h2, w)
+	basisAxpy(l.V, j+1, -1, l.h2, w)
 	var hn float64
 	for i := 0; i <= j; i++ {
 		v := l.h1[i] + l.h2[i]
@@ -290,16 +312,17 @@ func (l *lanczosState) step(a symOp) (float64, error) {
 	return 0, nil
 }
 
-// converged reports whether the top k Ritz pairs are eigenpairs to within
+// converged reports, from the Ritz values θ (ascending) and the last
+// components of the Ritz vectors, whether the top k Ritz pairs are eigenpairs to within
 // lanczosTol·‖A‖ and, after a breakdown, whether the complement has been
 // probed without finding anything above the k-th Ritz value.
-func (l *lanczosState) converged(beta float64, theta []float64, S *mat.Dense) bool {
+func (l *lanczosState) converged(beta float64, theta, last []float64) bool {
 	j := l.j
 	if j == l.n {
 		return true
 	}
 	for t := 0; t < l.k; t++ {
-		if beta*math.Abs(S.At(j-1, j-1-t)) > lanczosTol*l.anorm {
+		if beta*math.Abs(last[j-1-t]) > lanczosTol*l.anorm {
 			return false
 		}
 	}
@@ -331,17 +354,17 @@ func smallEigen(H []float64, stride, lo, hi int) ([]float64, *mat.Dense, error) 
 // ritzPairs returns the top k Ritz values (descending) and vectors.
 func ritzPairs(V []float64, S *mat.Dense, theta []float64, n, j, k int) ([]float64, []float64) {
 	vals := make([]float64, k)
-	top := mat.NewDense(j, k, nil)
+	vecs := make([]float64, n*k)
+	c, u := make([]float64, j), make([]float64, n)
 	for t := 0; t < k; t++ {
 		vals[t] = theta[j-1-t]
-		for r := 0; r < j; r++ {
-			top.Set(r, t, S.At(r, j-1-t))
+		mat.Col(c, j-1-t, S)
+		clear(u)
+		basisAxpy(V, j, 1, c, u)
+		for i, v := range u {
+			vecs[i*k+t] = v
 		}
 	}
-	vecs := make([]float64, n*k)
-	basis := blas64.General{Rows: j, Cols: n, Stride: n, Data: V[:j*n]}
-	blas64.Gemm(blas.Trans, blas.NoTrans, 1, basis, top.RawMatrix(), 0,
-		blas64.General{Rows: n, Cols: k, Stride: k, Data: vecs})
 	return vals, vecs
 }
 
@@ -350,16 +373,12 @@ func ritzPairs(V []float64, S *mat.Dense, theta []float64, n, j, k int) ([]float
 // diagonal; the couplings to the last vector are recomputed by the next
 // product.
 func restart(V, H []float64, S *mat.Dense, theta []float64, n, mmax, keep int) {
-	top := mat.NewDense(mmax, keep, nil)
-	for t := 0; t < keep; t++ {
-		for r := 0; r < mmax; r++ {
-			top.Set(r, t, S.At(r, mmax-1-t))
-		}
-	}
 	ritz := make([]float64, keep*n)
-	basis := blas64.General{Rows: mmax, Cols: n, Stride: n, Data: V[:mmax*n]}
-	blas64.Gemm(blas.Trans, blas.NoTrans, 1, top.RawMatrix(), basis, 0,
-		blas64.General{Rows: keep, Cols: n, Stride: n, Data: ritz})
+	c := make([]float64, mmax)
+	for t := 0; t < keep; t++ {
+		mat.Col(c, mmax-1-t, S)
+		basisAxpy(V, mmax, 1, c, ritz[t*n:(t+1)*n])
+	}
 	copy(V, ritz)
 	copy(V[keep*n:(keep+1)*n], V[mmax*n:(mmax+1)*n])
 	clear(H)
