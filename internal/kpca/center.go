@@ -1,6 +1,7 @@
 package kpca
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -28,7 +29,7 @@ type Centerer struct {
 // infinity (a string kernel that overflowed, say).
 func CenterGram(K *mat.SymDense) (*Centerer, error) {
 	raw := K.RawSymmetric()
-	c, _, err := centerUpper(raw.Data, raw.N, raw.Stride, nil)
+	c, _, err := centerUpper(raw.Data, raw.N, raw.Stride, nil, newUpperOp(raw.Data, raw.N, raw.Stride, 0))
 	return c, err
 }
 
@@ -82,31 +83,28 @@ type gramStats struct {
 
 // centerUpper centres the n×n symmetric matrix whose upper triangle is
 // stored row-major with the given stride, in place (the lower triangle is
-// neither read nor written). poll, if not nil, is called every few rows.
-func centerUpper(a []float64, n, stride int, poll func() error) (*Centerer, gramStats, error) {
+// neither read nor written), using op (a product with the same matrix) for
+// the row sums and op's team for the centring pass. poll, if not nil, is
+// called between the passes.
+func centerUpper(a []float64, n, stride int, poll func() error, op *upperOp) (*Centerer, gramStats, error) {
 	var st gramStats
-	sums := make([]float64, n)
-	for i := 0; i < n; i++ {
-		if poll != nil && i%256 == 0 {
-			if err := poll(); err != nil {
-				return nil, st, err
-			}
-		}
-		row := a[i*stride : i*stride+n]
-		for j := i; j < n; j++ {
-			v := row[j]
-			if v-v != 0 { // NaN or ±Inf
-				return nil, st, fmt.Errorf("Gram matrix entry (%d, %d) is %v; kernel values must be finite", i, j, v)
-			}
-			if v > st.maxAbs {
-				st.maxAbs = v
-			} else if -v > st.maxAbs {
-				st.maxAbs = -v
-			}
-			sums[i] += v
-			if j != i {
-				sums[j] += v
-			}
+	if poll == nil {
+		poll = noPoll
+	}
+	if err := poll(); err != nil {
+		return nil, st, err
+	}
+	// Row sums in one symmetric product with a vector of ones; a NaN or an
+	// infinity anywhere makes its row's sum non-finite, and only then is
+	// the matrix searched for it.
+	sums, ones := make([]float64, n), make([]float64, n)
+	for i := range ones {
+		ones[i] = 1
+	}
+	op.mul(sums, ones)
+	for _, s := range sums {
+		if s-s != 0 {
+			return nil, st, nonFiniteEntry(a, n, stride)
 		}
 	}
 	c := &Centerer{colMeans: sums}
@@ -116,26 +114,63 @@ func centerUpper(a []float64, n, stride int, poll func() error) (*Centerer, gram
 		total += sums[i]
 	}
 	c.grand = total / float64(n)
-	for i := 0; i < n; i++ {
-		if poll != nil && i%256 == 0 {
-			if err := poll(); err != nil {
-				return nil, st, err
+	if err := poll(); err != nil {
+		return nil, st, err
+	}
+	parts := make([]gramStats, op.tasks)
+	op.team.do(op.tasks, func(t int) {
+		const block = 16 // as in upperOp.rows: interleaved blocks balance the triangle
+		for lo := t * block; lo < n; lo += op.tasks * block {
+			for i := lo; i < min(lo+block, n); i++ {
+				centerRow(a[i*stride+i:i*stride+n], c.colMeans[i:], c.grand-c.colMeans[i], &parts[t])
 			}
 		}
-		row := a[i*stride : i*stride+n]
-		shift := c.grand - c.colMeans[i]
-		for j := i; j < n; j++ {
-			v := row[j] - c.colMeans[j] + shift
-			row[j] = v
-			if v > st.maxCentered {
-				st.maxCentered = v
-			} else if -v > st.maxCentered {
-				st.maxCentered = -v
-			}
-		}
-		st.trace += row[i]
+	})
+	for _, p := range parts {
+		st.maxAbs = math.Max(st.maxAbs, p.maxAbs)
+		st.maxCentered = math.Max(st.maxCentered, p.maxCentered)
+		st.trace += p.trace
 	}
 	return c, st, nil
+}
+
+// centerRow centres the stored part row[j−i] = K_ij (j ≥ i) of row i,
+// K̃_ij = K_ij − μ_j − μ_i + g with shift = g − μ_i and mu[j−i] = μ_j, and
+// adds to st.
+func centerRow(row, mu []float64, shift float64, st *gramStats) {
+	mu = mu[:len(row)]
+	maxAbs, maxC := st.maxAbs, st.maxCentered
+	for j, v := range row {
+		w := v - mu[j] + shift
+		row[j] = w
+		if v < 0 {
+			v = -v
+		}
+		if v > maxAbs {
+			maxAbs = v
+		}
+		if w < 0 {
+			w = -w
+		}
+		if w > maxC {
+			maxC = w
+		}
+	}
+	st.maxAbs, st.maxCentered = maxAbs, maxC
+	st.trace += row[0]
+}
+
+// nonFiniteEntry names the first NaN or infinite entry of the upper
+// triangle, in row order; if there is none, the row sums overflowed.
+func nonFiniteEntry(a []float64, n, stride int) error {
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			if v := a[i*stride+j]; v-v != 0 {
+				return fmt.Errorf("Gram matrix entry (%d, %d) is %v; kernel values must be finite", i, j, v)
+			}
+		}
+	}
+	return errors.New("the row sums of the Gram matrix overflow the float64 range; kernel values must be smaller")
 }
 
 // mirrorUpper copies the upper triangle onto the lower one in square tiles,

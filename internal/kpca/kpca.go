@@ -213,7 +213,8 @@ func Fit(K *mat.SymDense, opt Options) (*Model, error) {
 		return nil, &ComponentsError{Requested: k, Objects: n, Rank: -1}
 	}
 	poll := opt.poll()
-	cent, st, err := centerUpper(raw.Data, n, raw.Stride, poll)
+	op := newUpperOp(raw.Data, n, raw.Stride, opt.Workers)
+	cent, st, err := centerUpper(raw.Data, n, raw.Stride, poll, op)
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +226,7 @@ func Fit(K *mat.SymDense, opt Options) (*Model, error) {
 	if solver == Dense {
 		res, err = denseEigen(raw.Data, n, raw.Stride, k, poll)
 	} else {
-		res, err = lanczos(newUpperOp(raw.Data, n, raw.Stride, workers(opt.Workers)), n, k, poll)
+		res, err = lanczos(op, n, k, poll)
 	}
 	if err != nil {
 		return nil, err

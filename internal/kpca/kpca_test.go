@@ -177,6 +177,11 @@ func TestFitErrors(t *testing.T) {
 	withNaN.SetSym(2, 5, math.NaN())
 	withInf := gram(iris[:10], gauss(1))
 	withInf.SetSym(3, 3, math.Inf(1))
+	twoBad := gram(digitsX(t)[:600], gauss(1)) // n ≥ 512: the parallel centring
+	twoBad.SetSym(400, 590, math.Inf(-1))
+	twoBad.SetSym(7, 599, math.NaN())
+	huge := constMatrix(20, 1e308)
+	huge.SetSym(0, 1, 0)
 	stop := errors.New("stop now")
 	cases := []struct {
 		name  string
@@ -200,6 +205,8 @@ func TestFitErrors(t *testing.T) {
 		{"negative definite, lanczos", negLinear, Options{Components: 1, Solver: Lanczos}, "not positive semi-definite", nil},
 		{"NaN entry", withNaN, Options{Components: 1}, "entry (2, 5) is NaN", nil},
 		{"Inf entry", withInf, Options{Components: 1}, "entry (3, 3) is +Inf", nil},
+		{"two bad entries: the first in row order", twoBad, Options{Components: 1}, "entry (7, 599) is NaN", nil},
+		{"row sums overflow", huge, Options{Components: 1}, "row sums of the Gram matrix overflow", nil},
 		{"interrupt, dense", gram(iris, gauss(1)), Options{Components: 2, Solver: Dense, Interrupt: func() error { return stop }}, "stop now", func(e error) bool { return errors.Is(e, stop) }},
 		{"interrupt, lanczos", gram(iris, gauss(1)), Options{Components: 2, Solver: Lanczos, Interrupt: func() error { return stop }}, "stop now", nil},
 	}

@@ -99,7 +99,7 @@ func FitNystrom(n int, landmarks []int, row RowFunc, opt Options) (*Model, error
 	}
 	poll := opt.poll()
 	C := make([]float64, n*m)
-	if err := fillRows(C, n, m, row, workers(opt.Workers), poll); err != nil {
+	if err := fillRows(C, n, m, row, workerCount(opt.Workers), poll); err != nil {
 		return nil, err
 	}
 	M, minW, err := inverseSqrtLandmarks(C, landmarks, m, poll)

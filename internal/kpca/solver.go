@@ -86,7 +86,10 @@ type upperOp struct {
 // vectors of tasks 1 to 7 and a zero row are summed by two four-row kernels.
 const upperTasks = 8
 
+// newUpperOp prepares products with a on up to workers goroutines (0:
+// GOMAXPROCS).
 func newUpperOp(a []float64, n, stride, workers int) *upperOp {
+	workers = workerCount(workers)
 	o := &upperOp{a: a, n: n, stride: stride, tasks: upperTasks}
 	if n < 512 {
 		workers, o.tasks = 1, 1
@@ -159,7 +162,7 @@ func (o *upperOp) rows(t int, y, x []float64) {
 
 func vec(x []float64) blas64.Vector { return blas64.Vector{N: len(x), Inc: 1, Data: x} }
 
-func workers(w int) int {
+func workerCount(w int) int {
 	if w > 0 {
 		return w
 	}
