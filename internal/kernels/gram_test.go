@@ -266,3 +266,32 @@ func TestGramGaussNearPoints(t *testing.T) {
 		}
 	}
 }
+
+// TestGramBitsIndependentOfWorkers: gauss Gram values (matrix–vector
+// products in blocks, then exponentials) are the same bits on any number
+// of workers, whose runs of cells between interrupt checks start at
+// different columns, for dimensions that are and are not multiples of 4.
+func TestGramBitsIndependentOfWorkers(t *testing.T) {
+	spec, _ := Parse("gauss(sigma=3)")
+	for _, d := range []int{5, 64, 67} {
+		objs, _ := randomVecs(700, d, false, uint64(d))
+		n := len(objs)
+		ref := make([]float64, n*n)
+		if err := spec.Gram(objs, ref, GramOptions{Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []int{2, 3, 5} {
+			got := make([]float64, n*n)
+			if err := spec.Gram(objs, got, GramOptions{Workers: w}); err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < n; i++ {
+				for j := i; j < n; j++ {
+					if got[i*n+j] != ref[i*n+j] {
+						t.Fatalf("d=%d workers=%d: K(%d,%d) = %v, one worker gave %v", d, w, i, j, got[i*n+j], ref[i*n+j])
+					}
+				}
+			}
+		}
+	}
+}
