@@ -189,10 +189,12 @@ func (t *kpcaTable) fitSnapshot(snap *snapshot) (*kpcaFit, error) {
 }
 
 // gramMatrix computes the Gram matrix of the snapshot's objects (upper
-// triangle, as the kpca package reads it).
+// triangle, as the kpca package reads it), in storage from kpca.NewGram,
+// which the fit recycles.
 func gramMatrix(hc *host.Conn, spec *kernels.Spec, snap *snapshot) (*mat.SymDense, error) {
 	n := len(snap.objs)
-	data := make([]float64, n*n)
+	K := kpca.NewGram(n)
+	data := K.RawSymmetric().Data
 	if err := spec.Gram(snap.objs, data, gramOptions(hc)); err != nil {
 		return nil, pairError(snap, err)
 	}
@@ -203,7 +205,7 @@ func gramMatrix(hc *host.Conn, spec *kernels.Spec, snap *snapshot) (*mat.SymDens
 			}
 		}
 	}
-	return mat.NewSymDense(n, data), nil
+	return K, nil
 }
 
 // nonFinite explains a kernel value that a fit cannot use.

@@ -6,7 +6,7 @@
 // # Exact kernel PCA (kpca, method=exact)
 //
 //	if kpca.ExactBytes(n) > maxGramBytes { /* error naming max_gram_bytes and method=nystrom */ }
-//	K := mat.NewSymDense(n, nil)                 // fill the upper triangle:
+//	K := kpca.NewGram(n)                         // recycled storage; fill the upper triangle:
 //	K.SetSym(i, j, k(x_i, x_j))                  // for j ≥ i (or write K.RawSymmetric().Data)
 //	m, err := kpca.Fit(K, kpca.Options{Components: k, Interrupt: conn.Err})
 //	// K is now destroyed (Fit works in place); keep m.

@@ -189,8 +189,9 @@ func (m *Model) basisName() string {
 // K is used as workspace: Fit centres it in place and may overwrite it with
 // eigenvectors, so its contents are destroyed and the caller must neither
 // read nor reuse K afterwards, even after an error (after an interrupt a
-// dense factorisation may still be finishing in the background). Peak
-// memory is K plus O(n·k).
+// dense factorisation may still be finishing in the background; and the
+// storage of a K made by NewGram is recycled). Peak memory is K plus
+// O(n·k).
 //
 // Sign rule: each eigenvector v_j is oriented so that its entry of largest
 // absolute value is positive, the lowest index winning ties (scikit-learn's
@@ -213,6 +214,14 @@ func Fit(K *mat.SymDense, opt Options) (*Model, error) {
 		return nil, &ComponentsError{Requested: k, Objects: n, Rank: -1}
 	}
 	poll := opt.poll()
+	// K's storage goes back to NewGram, unless a dense factorisation that
+	// was interrupted may still be writing to it.
+	recycle := true
+	defer func() {
+		if recycle {
+			recycleGram(K)
+		}
+	}()
 	op := newUpperOp(raw.Data, n, raw.Stride, opt.Workers)
 	cent, st, err := centerUpper(raw.Data, n, raw.Stride, poll, op)
 	if err != nil {
@@ -225,6 +234,7 @@ func Fit(K *mat.SymDense, opt Options) (*Model, error) {
 	var res *eigResult
 	if solver == Dense {
 		res, err = denseEigen(raw.Data, n, raw.Stride, k, poll)
+		recycle = err == nil
 	} else {
 		res, err = lanczos(op, n, k, poll)
 	}

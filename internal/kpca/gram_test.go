@@ -1,0 +1,101 @@
+package kpca
+
+import (
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// fillGram writes the upper triangle of K from ref and NaN below it, as
+// recycled storage may hold anything there.
+func fillGram(K, ref *mat.SymDense) {
+	raw := K.RawSymmetric()
+	n := raw.N
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			if j >= i {
+				raw.Data[i*raw.Stride+j] = ref.At(i, j)
+			} else {
+				raw.Data[i*raw.Stride+j] = math.NaN()
+			}
+		}
+	}
+}
+
+// TestNewGram: fits on matrices from NewGram, with NaN in the unused lower
+// triangle, equal fits on plain matrices, with both solvers and for
+// FitMap; their storage is recycled by a later NewGram, and a caller's own
+// matrix never is.
+func TestNewGram(t *testing.T) {
+	X := digitsX(t)[:600]
+	ref := gram(X, gauss(4))
+	for _, solver := range []Solver{Lanczos, Dense} {
+		want, err := Fit(copySym(ref), Options{Components: 3, Solver: solver})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rep := 0; rep < 3; rep++ {
+			K := NewGram(len(X))
+			fillGram(K, ref)
+			got, err := Fit(K, Options{Components: 3, Solver: solver})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j := range want.Eigenvalues {
+				if got.Eigenvalues[j] != want.Eigenvalues[j] {
+					t.Fatalf("%v rep %d: eigenvalue %d = %v, want %v", solver, rep, j, got.Eigenvalues[j], want.Eigenvalues[j])
+				}
+			}
+			for i := 0; i < len(X); i++ {
+				g, w := got.Projection(i, nil), want.Projection(i, nil)
+				for j := range g {
+					if g[j] != w[j] {
+						t.Fatalf("%v rep %d: projection (%d, %d) = %v, want %v", solver, rep, i, j, g[j], w[j])
+					}
+				}
+			}
+		}
+	}
+	small := gram(X[:50], gauss(4))
+	wantMap, err := FitMap(copySym(small), MapOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	K := NewGram(50)
+	fillGram(K, small)
+	gotMap, err := FitMap(K, MapOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gotMap.Dim() != wantMap.Dim() || gotMap.Eigenvalues[0] != wantMap.Eigenvalues[0] {
+		t.Fatalf("FitMap on NewGram: dim %d, λ₁ %v; want %d, %v", gotMap.Dim(), gotMap.Eigenvalues[0], wantMap.Dim(), wantMap.Eigenvalues[0])
+	}
+
+	// Recycling: the storage of a consumed NewGram matrix comes back (the
+	// pool is per processor, so allow a few tries), a caller's never does.
+	own := copySym(ref)
+	ownData := &own.RawSymmetric().Data[0]
+	if _, err := Fit(own, Options{Components: 3}); err != nil {
+		t.Fatal(err)
+	}
+	reused := false
+	for try := 0; try < 20 && !reused; try++ {
+		K := NewGram(len(X))
+		p := &K.RawSymmetric().Data[0]
+		if p == ownData {
+			t.Fatal("NewGram handed out the storage of a caller's own matrix")
+		}
+		fillGram(K, ref)
+		if _, err := Fit(K, Options{Components: 3}); err != nil {
+			t.Fatal(err)
+		}
+		reused = &NewGram(len(X)).RawSymmetric().Data[0] == p
+	}
+	if !reused {
+		t.Error("NewGram never reused the storage of a consumed matrix")
+	}
+	if K := NewGram(0); !K.IsEmpty() {
+		t.Errorf("NewGram(0) is not empty")
+	}
+}
