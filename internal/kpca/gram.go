@@ -2,6 +2,7 @@ package kpca
 
 import (
 	"sync"
+	"time"
 	"weak"
 
 	"gonum.org/v1/gonum/mat"
@@ -12,21 +13,25 @@ import (
 // (the stride is n), and hands it over. Its storage may be that of a matrix
 // that an earlier Fit or FitMap has finished with, so entries the caller
 // does not write are unspecified, not zero; the lower triangle is never
-// read. Reuse spares a fit the page faults of fresh memory, which the Go
-// runtime returns to the operating system between fits: about 35 ms for
-// n = 2,000 on the test machine, more than computing the Gram matrix.
+// read. Reuse spares a fit the page faults of fresh memory (the Go runtime
+// returns freed memory to the operating system between fits): about 35 ms
+// for n = 2,000 on the test machine, more than computing the Gram matrix.
 //
-// Fit and FitMap recycle only the storage of matrices that NewGram made,
-// never a caller's own.
+// The storage of the last consumed matrix is kept for gramKeep after its
+// fit, if it is at most gramKeepBytes; Fit and FitMap recycle only the
+// storage of matrices that NewGram made, never a caller's own.
 func NewGram(n int) *mat.SymDense {
 	if n == 0 {
 		return &mat.SymDense{}
 	}
 	size := n * n
 	var data []float64
-	if p, _ := grams.pool.Get().(*[]float64); p != nil && cap(*p) >= size && cap(*p) <= 2*size {
-		data = (*p)[:size]
-	} else {
+	grams.Lock()
+	if cap(grams.spare) >= size && cap(grams.spare) <= 2*size {
+		data, grams.spare = grams.spare[:size], nil
+	}
+	grams.Unlock()
+	if data == nil {
 		data = make([]float64, size)
 	}
 	grams.Lock()
@@ -35,14 +40,22 @@ func NewGram(n int) *mat.SymDense {
 	return mat.NewSymDense(n, data)
 }
 
-// grams holds the storage of consumed Gram matrices for NewGram (a
-// sync.Pool, so an idle process gives it back to the garbage collector)
-// and weak pointers to the matrices NewGram has handed out and not yet
-// taken back.
+const (
+	// gramKeep is how long the storage of a consumed Gram matrix waits for
+	// the next NewGram before it is left to the garbage collector.
+	gramKeep = 5 * time.Second
+	// gramKeepBytes bounds the storage kept: for larger matrices the page
+	// faults are a smaller part of the fit than holding the memory costs.
+	gramKeepBytes = 128 << 20
+)
+
+// grams holds the storage of the last consumed Gram matrix, and weak
+// pointers to the matrices NewGram has handed out and not yet taken back.
 var grams struct {
 	sync.Mutex
-	pool sync.Pool
-	out  []weak.Pointer[float64]
+	spare []float64
+	timer *time.Timer
+	out   []weak.Pointer[float64]
 }
 
 // recycleGram gives K's storage back to NewGram if NewGram made it. The
@@ -55,6 +68,7 @@ func recycleGram(K *mat.SymDense) {
 	p := &data[0]
 	found := false
 	grams.Lock()
+	defer grams.Unlock()
 	live := grams.out[:0]
 	for _, w := range grams.out {
 		switch v := w.Value(); {
@@ -66,9 +80,17 @@ func recycleGram(K *mat.SymDense) {
 	}
 	clear(grams.out[len(live):])
 	grams.out = live
-	grams.Unlock()
-	if found {
-		data = data[:cap(data)]
-		grams.pool.Put(&data)
+	if !found || 8*cap(data) > gramKeepBytes {
+		return
+	}
+	grams.spare = data[:cap(data)]
+	if grams.timer == nil {
+		grams.timer = time.AfterFunc(gramKeep, func() {
+			grams.Lock()
+			grams.spare = nil
+			grams.Unlock()
+		})
+	} else {
+		grams.timer.Reset(gramKeep)
 	}
 }
