@@ -7,38 +7,67 @@ import (
 	"gonum.org/v1/gonum/lapack/gonum"
 )
 
-// ritzWork holds the buffers of check.
+// ritzWork holds the buffers of check and the tridiagonal form of the
+// arrowhead block that a restart leaves at the top of the projected matrix.
 type ritzWork struct {
 	a, d, e, tau, z []float64
+	// arrow is the order of that block (keep+1 after a restart, 0 before
+	// the first); d0, e0 hold its tridiagonal form once reduced.
+	arrow     int
+	arrowDone bool
+	d0, e0    []float64
 }
 
 func newRitzWork(mmax int) *ritzWork {
 	return &ritzWork{
 		a: make([]float64, mmax*mmax), d: make([]float64, mmax), e: make([]float64, mmax),
 		tau: make([]float64, mmax), z: make([]float64, mmax),
+		d0: make([]float64, mmax), e0: make([]float64, mmax),
 	}
 }
 
-// ritzCheck returns the eigenvalues (ascending) of the leading j×j block of
-// the projected matrix H and the last components of the matching unit
-// eigenvectors: all a convergence test needs. A full eigendecomposition
-// costs O(j³) for the eigenvectors; this costs O(j²) when H is tridiagonal,
-// as it is between restarts, and O(keep³) more after a restart, whose
-// leading keep+1 rows form an arrowhead. It reports false if the QL
-// iteration fails to converge (the caller then uses smallEigen).
+// restarted records that rows 0..keep of the projected matrix now form an
+// arrowhead (diagonal Ritz values coupled to row keep).
+func (w *ritzWork) restarted(keep int) { w.arrow, w.arrowDone = keep+1, false }
+
+// check returns the eigenvalues (ascending) of the leading j×j block of the
+// projected matrix H and the last components of the matching unit
+// eigenvectors: all a convergence test needs, in O(j²) where a full
+// eigendecomposition costs O(j³).
 //
-// Householder reduction from the bottom (LAPACK's Dsytd2 with the upper
-// triangle; unblocked, because it skips the update for a column that is
-// already reduced, which is every column of a tridiagonal part) gives H = Q·T·Qᵀ where every reflector leaves the last
-// coordinate alone, so the last row of Q is e_jᵀ and the last row of H's
-// eigenvector matrix Q·Z is the last row of Z, T's eigenvector matrix.
+// H is tridiagonal, up to the rounding-level entries that full
+// reorthogonalisation records above the superdiagonal (ignored here: they
+// move the Ritz values by ~ε·‖A‖; the final Ritz pairs come from all of
+// H), except for the arrowhead block after a restart. That block does not
+// change until the next restart, so it is reduced to tridiagonal form
+// once, by Householder reflections from the bottom (LAPACK's Dsytd2 with
+// the upper triangle), which leave its last coordinate, keep, alone: the
+// whole matrix is then Q·T·Qᵀ with T tridiagonal and Q's last row e_jᵀ,
+// so the last row of H's eigenvector matrix Q·Z is the last row of Z.
+// It reports false if the QL iteration fails to converge (the caller then
+// uses smallEigen).
 func (w *ritzWork) check(H []float64, stride, j int) (theta, last []float64, ok bool) {
-	a := w.a[:j*j]
-	for r := 0; r < j; r++ {
-		copy(a[r*j+r:(r+1)*j], H[r*stride+r:r*stride+j])
-	}
 	d, e, z := w.d[:j], w.e[:j], w.z[:j]
-	gonum.Implementation{}.Dsytd2(blas.Upper, j, a, j, d, e, w.tau)
+	lo := 0
+	if m := w.arrow; m > 0 && j >= m {
+		if !w.arrowDone {
+			a := w.a[:m*m]
+			for r := 0; r < m; r++ {
+				copy(a[r*m+r:(r+1)*m], H[r*stride+r:r*stride+m])
+			}
+			gonum.Implementation{}.Dsytd2(blas.Upper, m, a, m, w.d0[:m], w.e0[:m], w.tau)
+			w.arrowDone = true
+		}
+		copy(d, w.d0[:m])
+		copy(e, w.e0[:m-1])
+		lo = m - 1
+	}
+	for i := lo; i < j; i++ {
+		d[i] = H[i*stride+i]
+		if i+1 < j {
+			e[i] = H[i*stride+i+1]
+		}
+	}
 	e[j-1] = 0
 	clear(z)
 	z[j-1] = 1

@@ -48,36 +48,50 @@ func TestRitzCheck(t *testing.T) {
 				}
 			}
 			w := newRitzWork(m)
-			theta, last, ok := w.check(H, m, m)
-			if !ok {
-				t.Fatal("QL did not converge")
+			if c.arrow > 0 {
+				w.restarted(c.arrow)
 			}
-			want, S, err := smallEigen(H, m, 0, m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := range want {
-				if math.Abs(theta[i]-want[i]) > 1e-13*4 {
-					t.Fatalf("θ[%d] = %.17g, Dsyev has %.17g", i, theta[i], want[i])
+			// As in Lanczos: checks of growing leading blocks, the arrowhead
+			// block reduced at the first and reused.
+			for j := max(1, c.arrow+1); j <= m; j++ {
+				theta, last, ok := w.check(H, m, j)
+				if !ok {
+					t.Fatalf("j=%d: QL did not converge", j)
 				}
-			}
-			// Groups of equal eigenvalues (to 1e-10): compare the norm of
-			// the last components over the group.
-			for lo := 0; lo < m; {
-				hi := lo + 1
-				for hi < m && want[hi]-want[hi-1] < 1e-10 {
-					hi++
-				}
-				var got2, want2 float64
-				for i := lo; i < hi; i++ {
-					got2 += last[i] * last[i]
-					want2 += S.At(m-1, i) * S.At(m-1, i)
-				}
-				if math.Abs(math.Sqrt(got2)-math.Sqrt(want2)) > 1e-12 {
-					t.Fatalf("eigenvalues %d..%d: last components have norm %.15g, Dsyev has %.15g", lo, hi-1, math.Sqrt(got2), math.Sqrt(want2))
-				}
-				lo = hi
+				compareRitz(t, H, m, j, theta, last)
 			}
 		})
+	}
+}
+
+// compareRitz compares check's results for the leading j×j block of H
+// with Dsyev's.
+func compareRitz(t *testing.T, H []float64, stride, j int, theta, last []float64) {
+	t.Helper()
+	want, S, err := smallEigen(H, stride, 0, j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if math.Abs(theta[i]-want[i]) > 1e-13*4 {
+			t.Fatalf("j=%d: θ[%d] = %.17g, Dsyev has %.17g", j, i, theta[i], want[i])
+		}
+	}
+	// Groups of equal eigenvalues (to 1e-10): compare the norm of the last
+	// components over the group.
+	for lo := 0; lo < j; {
+		hi := lo + 1
+		for hi < j && want[hi]-want[hi-1] < 1e-10 {
+			hi++
+		}
+		var got2, want2 float64
+		for i := lo; i < hi; i++ {
+			got2 += last[i] * last[i]
+			want2 += S.At(j-1, i) * S.At(j-1, i)
+		}
+		if math.Abs(math.Sqrt(got2)-math.Sqrt(want2)) > 1e-12 {
+			t.Fatalf("j=%d: eigenvalues %d..%d: last components have norm %.15g, Dsyev has %.15g", j, lo, hi-1, math.Sqrt(got2), math.Sqrt(want2))
+		}
+		lo = hi
 	}
 }

@@ -238,6 +238,7 @@ func lanczos(a symOp, n, k int, poll func() error) (*eigResult, error) {
 			return res, nil
 		}
 		restart(l.V, l.H, S, theta, n, l.mmax, l.keep)
+		l.ritz.restarted(l.keep)
 		l.j, l.blockStart, l.probing = l.keep, 0, false
 	}
 }
