@@ -139,8 +139,16 @@ func centerUpper(a []float64, n, stride int, poll func() error, op *upperOp) (*C
 // adds to st.
 func centerRow(row, mu []float64, shift float64, st *gramStats) {
 	mu = mu[:len(row)]
+	j0 := 0
+	if n4 := len(row) &^ 3; useAVX2 && n4 > 0 {
+		maxes := [2]float64{st.maxAbs, st.maxCentered}
+		centerAVX2(&row[0], &mu[0], n4, shift, &maxes)
+		st.maxAbs, st.maxCentered = maxes[0], maxes[1]
+		j0 = n4
+	}
 	maxAbs, maxC := st.maxAbs, st.maxCentered
-	for j, v := range row {
+	for j := j0; j < len(row); j++ {
+		v := row[j]
 		w := v - mu[j] + shift
 		row[j] = w
 		if v < 0 {

@@ -24,3 +24,10 @@ func dot4AVX2(a *float64, stride, n int, x *float64, out *[4]float64)
 //
 //go:noescape
 func axpy4AVX2(a *float64, stride, n int, c *[4]float64, y *float64)
+
+// centerAVX2 is centerRow's loop for n a multiple of 4: row[j] = row[j] −
+// mu[j] + shift (the same operations, so the same bits), and maxes[0],
+// maxes[1] raised to the largest |row[j]| before and after.
+//
+//go:noescape
+func centerAVX2(row, mu *float64, n int, shift float64, maxes *[2]float64)

@@ -222,3 +222,45 @@ axpy_tail4:
 axpy_done:
 	VZEROUPPER
 	RET
+
+// func centerAVX2(row, mu *float64, n int, shift float64, maxes *[2]float64)
+TEXT ·centerAVX2(SB), NOSPLIT, $0-40
+	MOVQ         row+0(FP), DI
+	MOVQ         mu+8(FP), SI
+	MOVQ         n+16(FP), CX
+	VBROADCASTSD shift+24(FP), Y4
+	MOVQ         maxes+32(FP), AX
+	VBROADCASTSD 0(AX), Y0
+	VBROADCASTSD 8(AX), Y1
+	MOVQ         $0x7fffffffffffffff, BX
+	MOVQ         BX, X5
+	VBROADCASTSD X5, Y5
+	XORQ         BX, BX
+
+center_loop4:
+	CMPQ    BX, CX
+	JGE     center_done
+	VMOVUPD (DI)(BX*8), Y2
+	VSUBPD  (SI)(BX*8), Y2, Y3
+	VADDPD  Y4, Y3, Y3
+	VMOVUPD Y3, (DI)(BX*8)
+	VANDPD  Y5, Y2, Y2
+	VMAXPD  Y2, Y0, Y0
+	VANDPD  Y5, Y3, Y3
+	VMAXPD  Y3, Y1, Y1
+	ADDQ    $4, BX
+	JMP     center_loop4
+
+center_done:
+	VEXTRACTF128 $1, Y0, X2
+	VMAXPD       X2, X0, X0
+	VPERMILPD    $1, X0, X2
+	VMAXSD       X2, X0, X0
+	VMOVSD       X0, 0(AX)
+	VEXTRACTF128 $1, Y1, X3
+	VMAXPD       X3, X1, X1
+	VPERMILPD    $1, X1, X3
+	VMAXSD       X3, X1, X1
+	VMOVSD       X1, 8(AX)
+	VZEROUPPER
+	RET

@@ -59,3 +59,45 @@ func check(t *testing.T, what string, avx bool, n int, got, want []float64) {
 		}
 	}
 }
+
+// TestCenterRowKernel: centerRow gives the same bits with the assembly
+// kernel as without, for every length around the 4-column steps, and
+// raises the maxima to the largest magnitudes before and after.
+func TestCenterRowKernel(t *testing.T) {
+	saved := useAVX2
+	defer func() { useAVX2 = saved }()
+	if !saved {
+		t.Skip("no AVX2/FMA on this machine")
+	}
+	rng := splitMix64{9}
+	for n := 1; n <= 37; n++ {
+		row, mu := make([]float64, n), make([]float64, n)
+		for j := range row {
+			row[j], mu[j] = 3*rng.symmetric(), rng.symmetric()
+		}
+		shift := rng.symmetric()
+		var want gramStats
+		for j := range row {
+			want.maxAbs = math.Max(want.maxAbs, math.Abs(row[j]))
+			want.maxCentered = math.Max(want.maxCentered, math.Abs(row[j]-mu[j]+shift))
+		}
+		want.trace = row[0] - mu[0] + shift
+		var got [2]gramStats
+		var rows [2][]float64
+		for k, avx := range []bool{false, true} {
+			useAVX2 = avx
+			rows[k] = append([]float64(nil), row...)
+			centerRow(rows[k], mu, shift, &got[k])
+		}
+		for j := range row {
+			if rows[1][j] != rows[0][j] || rows[0][j] != row[j]-mu[j]+shift {
+				t.Fatalf("n=%d: centred[%d] = %v (AVX2), %v (Go), want %v", n, j, rows[1][j], rows[0][j], row[j]-mu[j]+shift)
+			}
+		}
+		for k := range got {
+			if got[k] != want {
+				t.Fatalf("n=%d avx=%v: stats %+v, want %+v", n, k == 1, got[k], want)
+			}
+		}
+	}
+}
