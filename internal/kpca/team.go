@@ -11,8 +11,9 @@ import (
 // hundred microseconds, about as long as the operating system takes to
 // wake a parked thread on a virtual machine (measured: 0.1 to 1 ms), so a
 // goroutine started per product would join too late to help. Helpers spin
-// on the current job and exit after teamIdle without one; they never park,
-// so a team needs no closing and leaks nothing.
+// on the current job, yielding the processor to any other goroutine that
+// wants it, and exit after teamIdle without one; they never park, so a
+// team needs no closing and leaks nothing.
 //
 // Tasks are claimed one at a time, and the caller waits only for tasks
 // that a helper has claimed: a helper that is slow to start (or not
@@ -69,11 +70,17 @@ func (t *team) help(j *job) {
 				j = next
 				break
 			}
-			if spins%1024 == 0 && time.Now().After(deadline) {
-				// A job stored after the last look finds one helper
-				// fewer and runs without it; nothing waits for us.
-				t.alive.Add(-1)
-				return
+			if spins%256 == 0 {
+				// Yield to goroutines waiting for this processor (a
+				// spinning goroutine is otherwise preempted only after
+				// 10 ms), and give up after teamIdle. A job stored after
+				// the last look finds one helper fewer and runs without
+				// it; nothing waits for us.
+				runtime.Gosched()
+				if time.Now().After(deadline) {
+					t.alive.Add(-1)
+					return
+				}
 			}
 		}
 	}
