@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ksql/ksql/internal/kernels"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -149,6 +150,73 @@ func BenchmarkProject(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := fm.Apply(kz[:500], phi); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// sqlDigits returns the objects of sqltests' BenchmarkKPCAExactDigits2000:
+// the rows of digits.csv (raw pixels 0..16), copy c of row i with c·0.01
+// added to every pixel, n in all.
+func sqlDigits(b testing.TB, n int) []kernels.Object {
+	X := loadCSV(b, "digits.csv", 2, 66, 1)
+	objs := make([]kernels.Object, n)
+	for i := range objs {
+		src, c := X[i%len(X)], float64(i/len(X))
+		v := make([]float64, len(src))
+		for j := range src {
+			v[j] = src[j] + c*0.01
+		}
+		objs[i] = kernels.Object{Vec: kernels.Vec{F64: v}}
+	}
+	return objs
+}
+
+// BenchmarkFitDigits2000 is the exact fit of sqltests'
+// BenchmarkKPCAExactDigits2000 without SQL: gauss(sigma=√32) (scikit-learn's
+// default gamma 1/64) on 2,000 digits, 5 components. "gram" is
+// kernels.Spec.Gram into NewGram storage, "fit" is Fit (centring and
+// Lanczos) on a copy made outside the timer, "gram+fit" both.
+func BenchmarkFitDigits2000(b *testing.B) {
+	objs := sqlDigits(b, 2000)
+	spec, err := kernels.Parse("gauss(sigma=5.656854249492381)")
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := len(objs)
+	gramInto := func(K *mat.SymDense) {
+		if err := spec.Gram(objs, K.RawSymmetric().Data, kernels.GramOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("gram", func(b *testing.B) {
+		for b.Loop() {
+			K := NewGram(n)
+			gramInto(K)
+			recycleGram(K)
+		}
+	})
+	ref := NewGram(n)
+	gramInto(ref)
+	b.Run("fit", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			K := NewGram(n)
+			copy(K.RawSymmetric().Data, ref.RawSymmetric().Data)
+			b.StartTimer()
+			m, err := Fit(K, Options{Components: 5})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(m.Products), "products")
+		}
+	})
+	b.Run("gram+fit", func(b *testing.B) {
+		for b.Loop() {
+			K := NewGram(n)
+			gramInto(K)
+			if _, err := Fit(K, Options{Components: 5}); err != nil {
 				b.Fatal(err)
 			}
 		}

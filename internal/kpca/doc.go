@@ -24,8 +24,10 @@
 //
 // Solvers: for n ≤ 200, or k ≥ n/3, LAPACK's dense Dsyev (O(n³)); otherwise
 // thick-restart Lanczos with full reorthogonalisation, O(n²) per product
-// (reading only the upper triangle), typically 25–40 products for k = 5 to
-// reach residuals of 1e-12·‖K‖ (eigenvalues to ~1e-15 relative). Like
+// (reading only the upper triangle, with AVX2 kernels where available, on
+// all cores), typically 25–90 products for k = 5 to reach residuals of
+// 1e-12·‖K‖ (eigenvalues to ~1e-15 relative): about 25 ms for n = 2,000
+// on the 2-core test machine. Like
 // ARPACK, single-vector Lanczos relies on rounding to separate exactly
 // repeated eigenvalues.
 //

@@ -28,8 +28,9 @@ func NewGram(n int) *mat.SymDense {
 	var data []float64
 	grams.Lock()
 	if cap(grams.spare) >= size && cap(grams.spare) <= 2*size {
-		data, grams.spare = grams.spare[:size], nil
+		data = grams.spare[:size]
 	}
+	grams.spare = nil // a spare of the wrong size is left to the collector
 	grams.Unlock()
 	if data == nil {
 		data = make([]float64, size)
