@@ -62,8 +62,18 @@ WHERE t.type IN ('table', 'view', 'virtual') AND t.name NOT LIKE 'sqlite\_%' ESC
 ORDER BY t.schema <> 'main', 1`
 
 func cmdTables(s *Shell, _ *source, args []string, _ string) error {
+	names, err := catalog(s, ".tables", userTablesSQL, args)
+	if err == nil {
+		printColumns(s, names, 80)
+	}
+	return err
+}
+
+// catalog runs one of the catalog queries with the optional LIKE pattern
+// of a .tables or .schema command.
+func catalog(s *Shell, cmd, query string, args []string) ([]string, error) {
 	if err := wantArgs(args, 0, 1); err != nil {
-		return err
+		return nil, err
 	}
 	pattern := ""
 	if len(args) == 2 {
@@ -71,12 +81,11 @@ func cmdTables(s *Shell, _ *source, args []string, _ string) error {
 	}
 	ctx, end := s.begin()
 	defer end()
-	names, err := s.queryStrings(ctx, userTablesSQL, pattern)
+	out, err := s.queryStrings(ctx, query, pattern)
 	if err != nil {
-		return fmt.Errorf(".tables: %s", cleanError(err))
+		return nil, fmt.Errorf("%s: %s", cmd, cleanError(err))
 	}
-	printColumns(s, names, 80)
-	return nil
+	return out, nil
 }
 
 // printColumns lays names out in columns across width, top to bottom, as
@@ -119,18 +128,9 @@ WHERE s.sql IS NOT NULL AND s.name NOT LIKE 'sqlite\_%' ESCAPE '\'
 ORDER BY s.db <> 'main', s.seq`
 
 func cmdSchema(s *Shell, _ *source, args []string, _ string) error {
-	if err := wantArgs(args, 0, 1); err != nil {
-		return err
-	}
-	pattern := ""
-	if len(args) == 2 {
-		pattern = args[1]
-	}
-	ctx, end := s.begin()
-	defer end()
-	stmts, err := s.queryStrings(ctx, schemaSQL, pattern)
+	stmts, err := catalog(s, ".schema", schemaSQL, args)
 	if err != nil {
-		return fmt.Errorf(".schema: %s", cleanError(err))
+		return err
 	}
 	for _, st := range stmts {
 		fmt.Fprintf(s.out, "%s;\n", st)
