@@ -96,7 +96,7 @@ func (d *Driver) Open(name string) (driver.Conn, error) {
 		return nil, fmt.Errorf("ksql: modernc connection does not implement QueryerContext")
 	}
 	s.hc = host.NewConn(host.QueryVia(q))
-	if err := createEponymous(raw.(driver.ExecerContext)); err != nil {
+	if err := createEponymous(raw); err != nil {
 		raw.Close()
 		putSlot(s)
 		return nil, err
@@ -107,13 +107,31 @@ func (d *Driver) Open(name string) (driver.Conn, error) {
 // createEponymous makes table-valued functions such as kpca_eigen usable
 // by name: modernc's modules always have an xCreate, so SQLite does not
 // treat them as eponymous; a temp virtual table of the same name stands in.
-func createEponymous(e driver.ExecerContext) error {
+// Under PRAGMA query_only (a read-only session) the stand-in is still made:
+// it only touches the connection's private temp schema.
+func createEponymous(conn driver.Conn) error {
+	e := conn.(driver.ExecerContext)
+	q := conn.(driver.QueryerContext)
+	ctx := context.Background()
+	queryOnly := false
+	if err := host.QueryVia(q)("PRAGMA query_only", nil, func(v []any) error {
+		queryOnly = v[0] == int64(1)
+		return nil
+	}); err != nil {
+		return err
+	}
+	if queryOnly {
+		if _, err := e.ExecContext(ctx, "PRAGMA query_only = 0", nil); err != nil {
+			return err
+		}
+		defer e.ExecContext(ctx, "PRAGMA query_only = 1", nil)
+	}
 	for name, m := range host.Modules() {
 		if _, ok := m.(host.Eponymous); !ok {
 			continue
 		}
-		q := fmt.Sprintf(`CREATE VIRTUAL TABLE temp."%s" USING "%s"`, name, name)
-		if _, err := e.ExecContext(context.Background(), q, nil); err != nil {
+		stmt := fmt.Sprintf(`CREATE VIRTUAL TABLE temp."%s" USING "%s"`, name, name)
+		if _, err := e.ExecContext(ctx, stmt, nil); err != nil {
 			return fmt.Errorf("ksql: creating %s: %w", name, err)
 		}
 	}

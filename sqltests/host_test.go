@@ -136,3 +136,35 @@ func mustExec(t *testing.T, db *sql.DB, q string) {
 		t.Fatal(err)
 	}
 }
+
+// TestReadOnlySessions: ksql opens on read-only databases and sessions,
+// and kpca_eigen is there too.
+func TestReadOnlySessions(t *testing.T) {
+	path := t.TempDir() + "/ro.db"
+	for _, drv := range drivers {
+		db, err := sql.Open(drv, "file:"+path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustExec(t, db, `CREATE TABLE IF NOT EXISTS t(x); DELETE FROM t; INSERT INTO t VALUES ('[1,2]')`)
+		db.Close()
+		for _, dsn := range []string{"file:" + path + "?mode=ro", "file:" + path + "?_pragma=query_only(1)&_query_only=1"} {
+			db, err := sql.Open(drv, dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v float64
+			if err := db.QueryRow(`SELECT linear_kernel(x, x) FROM t`).Scan(&v); err != nil || v != 5 {
+				t.Errorf("%s %s: %v %v", driverLabel(drv), dsn, v, err)
+			}
+			err = db.QueryRow(`SELECT count(*) FROM kpca_eigen('nothing')`).Scan(&v)
+			if err == nil || !strings.Contains(err.Error(), "kpca_eigen") {
+				t.Errorf("%s %s: kpca_eigen of a missing table: %v", driverLabel(drv), dsn, err)
+			}
+			if _, err := db.Exec(`INSERT INTO t VALUES ('[3]')`); err == nil {
+				t.Errorf("%s %s: a write went through", driverLabel(drv), dsn)
+			}
+			db.Close()
+		}
+	}
+}
