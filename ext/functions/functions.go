@@ -29,6 +29,9 @@ type Func struct {
 	// e.g. "gauss_kernel(x, z, sigma)".
 	Usage string
 	// Body computes the result. Errors it returns carry no function name.
+	// String and []byte arguments may be views of SQLite's memory, valid
+	// only during the call (modernc's VolatileArgs, mattn's string
+	// conversion): copy one before retaining it past the call.
 	Body func(c *host.Conn, args []any) (any, error)
 }
 
