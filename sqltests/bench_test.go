@@ -1,46 +1,22 @@
 package sqltests
 
 import (
-	"database/sql"
-	"fmt"
 	"math/rand/v2"
-	"strings"
 	"testing"
 )
 
-// benchTable fills t(v) with n random dim-dimensional vectors, as float32
-// BLOBs (via vec_f32) or as JSON text.
-func benchTable(b *testing.B, db *sql.DB, n, dim int, blob bool) {
-	b.Helper()
+// randomVectors returns n standard normal vectors of dimension dim, the
+// same on every run.
+func randomVectors(n, dim int) [][]float64 {
 	r := rand.New(rand.NewPCG(1, 2))
-	mustExecB(b, db, "DROP TABLE IF EXISTS t; CREATE TABLE t(v)")
-	tx, err := db.Begin()
-	if err != nil {
-		b.Fatal(err)
-	}
-	ins := "INSERT INTO t VALUES (?)"
-	if blob {
-		ins = "INSERT INTO t VALUES (vec_f32(?))"
-	}
-	for range n {
-		parts := make([]string, dim)
-		for j := range parts {
-			parts[j] = fmt.Sprintf("%.6f", r.NormFloat64())
-		}
-		if _, err := tx.Exec(ins, "["+strings.Join(parts, ",")+"]"); err != nil {
-			b.Fatal(err)
+	X := make([][]float64, n)
+	for i := range X {
+		X[i] = make([]float64, dim)
+		for j := range X[i] {
+			X[i][j] = r.NormFloat64()
 		}
 	}
-	if err := tx.Commit(); err != nil {
-		b.Fatal(err)
-	}
-}
-
-func mustExecB(b *testing.B, db *sql.DB, q string) {
-	b.Helper()
-	if _, err := db.Exec(q); err != nil {
-		b.Fatal(err)
-	}
+	return X
 }
 
 // BenchmarkSelfJoin compares gauss_kernel with sqlite-vec's
@@ -52,14 +28,11 @@ func BenchmarkSelfJoin(b *testing.B) {
 		{"gauss_kernel", "SELECT sum(gauss_kernel(a.v, b.v, 1.0)) FROM t a, t b"},
 		{"vec_distance_l2", "SELECT sum(vec_distance_l2(a.v, b.v)) FROM t a, t b"},
 	}
+	X := randomVectors(1000, 64)
 	for _, drv := range drivers {
 		for _, form := range []string{"blob", "json"} {
-			db, err := sql.Open(drv, ":memory:")
-			if err != nil {
-				b.Fatal(err)
-			}
-			db.SetMaxOpenConns(1)
-			benchTable(b, db, 1000, 64, form == "blob")
+			db := OpenDB(b, drv)
+			loadVectors(b, db, "t", X, form == "blob")
 			for _, q := range queries {
 				b.Run(driverLabel(drv)+"/"+form+"/"+q.name, func(b *testing.B) {
 					for b.Loop() {
@@ -71,7 +44,6 @@ func BenchmarkSelfJoin(b *testing.B) {
 					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ns/pair")
 				})
 			}
-			db.Close()
 		}
 	}
 }

@@ -130,13 +130,6 @@ func concat(t *testing.T, db *sql.DB) string {
 	return s
 }
 
-func mustExec(t *testing.T, db *sql.DB, q string) {
-	t.Helper()
-	if _, err := db.Exec(q); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestReadOnlySessions: ksql opens on read-only databases and sessions,
 // and kpca_eigen is there too.
 func TestReadOnlySessions(t *testing.T) {

@@ -39,6 +39,14 @@ func OpenDB(t testing.TB, driver string) *sql.DB {
 	return db
 }
 
+// mustExec runs q, failing the test on an error.
+func mustExec(t testing.TB, db *sql.DB, q string, args ...any) {
+	t.Helper()
+	if _, err := db.Exec(q, args...); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+}
+
 type record struct {
 	line    int
 	kind    string // "statement" or "query"

@@ -12,9 +12,9 @@ import (
 // digitsTiled returns rows of digits.csv (raw pixels 0..16), repeated with
 // small deterministic noise until there are n: copy c of row i has
 // c·0.01 added to every pixel (copy 0 is the data itself). With n = 2,000
-// this is the data of testdata/vtab/sklearn_bench.py.
+// this is the data of testdata/sklearn_bench.py.
 func digitsTiled(b testing.TB, n int) [][]float64 {
-	X := features(b, vtabData(b, "digits.csv"), 2, 66, 1)
+	X := features(b, testData(b, "digits.csv"), 2, 66, 1)
 	out := make([][]float64, n)
 	for i := range out {
 		src, c := X[i%len(X)], float64(i/len(X))
@@ -55,7 +55,7 @@ func scanAll(b *testing.B, db *sql.DB, q string, args ...any) int {
 // BenchmarkKPCAExactDigits2000 is an exact kpca fit from SQL, end to end:
 // read 2,000 rows of 64 pixels, Gram matrix, centring, top 5 eigenpairs,
 // and all projections returned. gauss(sigma=√32) is scikit-learn's default
-// rbf gamma 1/64; testdata/vtab/sklearn_bench.py times scikit-learn's
+// rbf gamma 1/64; testdata/sklearn_bench.py times scikit-learn's
 // KernelPCA(n_components=5, kernel='rbf') on the same data.
 func BenchmarkKPCAExactDigits2000(b *testing.B) {
 	for _, drv := range drivers {
@@ -113,7 +113,7 @@ func BenchmarkKPCANystrom20000(b *testing.B) {
 // corpus's vocabulary with a fixed generator.
 func shortTexts(b testing.TB, n int) []string {
 	var words []string
-	for _, r := range vtabData(b, "reuters.csv") {
+	for _, r := range testData(b, "reuters.csv") {
 		words = append(words, strings.Fields(r[2])...)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))

@@ -17,10 +17,10 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// vtabData reads a CSV of testdata/vtab: the header and the rows.
-func vtabData(t testing.TB, name string) [][]string {
+// testData reads a CSV of testdata/vtab: the header and the rows.
+func testData(t testing.TB, name string) [][]string {
 	t.Helper()
-	f, err := os.Open("testdata/vtab/" + name)
+	f, err := os.Open("testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,14 +109,14 @@ func TestKPCASklearnThroughSQL(t *testing.T) {
 		name, ref, kernel string
 		x                 func() [][]float64
 	}{
-		{"iris", "ref_iris.json", "gauss(sigma=1)", func() [][]float64 { return features(t, vtabData(t, "iris.csv"), 1, 5, 1) }},
-		{"digits500", "ref_digits.json", "poly(degree=3, r=1)", func() [][]float64 { return features(t, vtabData(t, "digits.csv")[:500], 2, 66, 1.0/16) }},
+		{"iris", "ref_iris.json", "gauss(sigma=1)", func() [][]float64 { return features(t, testData(t, "iris.csv"), 1, 5, 1) }},
+		{"digits500", "ref_digits.json", "poly(degree=3, r=1)", func() [][]float64 { return features(t, testData(t, "digits.csv")[:500], 2, 66, 1.0/16) }},
 	}
 	for _, drv := range drivers {
 		for _, c := range cases {
 			t.Run(driverLabel(drv)+"/"+c.name, func(t *testing.T) {
 				var ref kpcaRef
-				b, err := os.ReadFile("testdata/vtab/" + c.ref)
+				b, err := os.ReadFile("testdata/" + c.ref)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -222,7 +222,7 @@ func fitCount(t testing.TB, db *sql.DB) int64 {
 // on iris with the kernel computed here from its definition, and checks
 // that the matrix is symmetric and positive semi-definite.
 func TestGramFullScanMatchesDefinition(t *testing.T) {
-	X := features(t, vtabData(t, "iris.csv"), 1, 5, 1)
+	X := features(t, testData(t, "iris.csv"), 1, 5, 1)
 	n := len(X)
 	ref := func(a, b []float64) float64 { // 0.5*gauss(sigma=1.5) + linear
 		var d, dot float64
@@ -279,7 +279,7 @@ func TestGramFullScanMatchesDefinition(t *testing.T) {
 // TestFitInterrupted cancels a long exact fit: the statement fails within a
 // moment, nothing is counted or cached, and the next query fits normally.
 func TestFitInterrupted(t *testing.T) {
-	X := features(t, vtabData(t, "digits.csv"), 2, 66, 1.0/16)
+	X := features(t, testData(t, "digits.csv"), 2, 66, 1.0/16)
 	for _, drv := range drivers {
 		t.Run(driverLabel(drv), func(t *testing.T) {
 			db := OpenDB(t, drv)
@@ -328,7 +328,7 @@ func TestFitInterrupted(t *testing.T) {
 // there are the texts nearest by kernel_distance, for several new texts,
 // and that inner products reproduce the kernel to 1e-5.
 func TestStringKNNWithVec0(t *testing.T) {
-	texts := vtabData(t, "reuters.csv")
+	texts := testData(t, "reuters.csv")
 	const spec = "normalize(ngram(n=3))"
 	queries := []string{
 		"the company said it has completed the sale of shares",
@@ -376,7 +376,7 @@ func TestStringKNNWithVec0(t *testing.T) {
 // closer to the exact eigenvalues, and with every row a landmark it is the
 // exact fit; landmarks are reproducible from the seed.
 func TestNystromApproachesExact(t *testing.T) {
-	X := features(t, vtabData(t, "iris.csv"), 1, 5, 1)
+	X := features(t, testData(t, "iris.csv"), 1, 5, 1)
 	for _, drv := range drivers {
 		t.Run(driverLabel(drv), func(t *testing.T) {
 			db := OpenDB(t, drv)

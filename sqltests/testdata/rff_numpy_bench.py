@@ -3,7 +3,7 @@
 RBFSampler(n_components=512).transform over 20000 rows of 64 standard
 normal values (float64, as scikit-learn computes), best of 7 runs.
 Run with Debian's /usr/bin/python3 (python3-sklearn):
-    /usr/bin/python3 ext/functions/testdata/rff_numpy_bench.py
+    /usr/bin/python3 sqltests/testdata/rff_numpy_bench.py
 and again with OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 for one core
 (SQLite evaluates a query on one core)."""
 import time
