@@ -15,11 +15,17 @@ func argError(i int, name string, err error) error {
 
 // Vector decodes argument i as a vector. null reports a NULL argument.
 func Vector(args []any, i int, name string) (v kernels.Vec, null bool, err error) {
-	v, ok, err := host.DecodeVector(args[i])
+	null, err = vectorInto(args, i, name, &v)
+	return v, null, err
+}
+
+// vectorInto is Vector writing into *out, for the per-row paths.
+func vectorInto(args []any, i int, name string, out *kernels.Vec) (null bool, err error) {
+	ok, err := host.DecodeVector(args[i], out)
 	if err != nil {
-		return v, false, argError(i, name, err)
+		return false, argError(i, name, err)
 	}
-	return v, !ok, nil
+	return !ok, nil
 }
 
 // Number reads argument i as a finite number (INTEGER or REAL).
@@ -88,19 +94,19 @@ func AnyNull(args []any) bool {
 }
 
 // twoVectors decodes x and z for a vector kernel and checks their lengths.
-func twoVectors(args []any) (x, z kernels.Vec, null bool, err error) {
-	x, nx, err := Vector(args, 0, "x")
+func twoVectors(args []any, x, z *kernels.Vec) (null bool, err error) {
+	nx, err := vectorInto(args, 0, "x", x)
 	if err != nil {
-		return x, z, false, err
+		return false, err
 	}
-	z, nz, err := Vector(args, 1, "z")
+	nz, err := vectorInto(args, 1, "z", z)
 	if err != nil || nx || nz {
-		return x, z, nx || nz, err
+		return nx || nz, err
 	}
 	if x.Len() != z.Len() {
-		return x, z, false, fmt.Errorf("vectors differ in length (%d and %d)", x.Len(), z.Len())
+		return false, fmt.Errorf("vectors differ in length (%d and %d)", x.Len(), z.Len())
 	}
-	return x, z, false, nil
+	return false, nil
 }
 
 // finite returns v, or an error naming the non-finite element of a float32

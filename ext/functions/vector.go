@@ -1,8 +1,6 @@
 package functions
 
 import (
-	"math"
-
 	"github.com/ksql/ksql/ext/host"
 	"github.com/ksql/ksql/internal/kernels"
 )
@@ -13,13 +11,14 @@ func init() {
 	Register(Func{Name: "poly_kernel", MinArgs: 3, MaxArgs: 4, Deterministic: true,
 		Usage: "poly_kernel(x, z, degree [, r])", Body: polyKernel})
 	Register(Func{Name: "gauss_kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
-		Usage: "gauss_kernel(x, z, sigma)", Body: distKernel(kernels.SqDist, gaussOf)})
+		Usage: "gauss_kernel(x, z, sigma)", Body: distKernel(kernels.SqDist, kernels.GaussOf)})
 	Register(Func{Name: "laplace_kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
-		Usage: "laplace_kernel(x, z, sigma)", Body: distKernel(kernels.L1Dist, laplaceOf)})
+		Usage: "laplace_kernel(x, z, sigma)", Body: distKernel(kernels.L1Dist, kernels.LaplaceOf)})
 }
 
 func linearKernel(c *host.Conn, args []any) (any, error) {
-	x, z, null, err := twoVectors(args)
+	var x, z kernels.Vec
+	null, err := twoVectors(args, &x, &z)
 	if err != nil || null {
 		return nil, err
 	}
@@ -27,7 +26,8 @@ func linearKernel(c *host.Conn, args []any) (any, error) {
 }
 
 func polyKernel(c *host.Conn, args []any) (any, error) {
-	x, z, null, err := twoVectors(args)
+	var x, z kernels.Vec
+	null, err := twoVectors(args, &x, &z)
 	if err != nil || null || AnyNull(args) {
 		return nil, err
 	}
@@ -48,7 +48,7 @@ func polyKernel(c *host.Conn, args []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return math.Pow(dot+r, float64(deg)), nil
+	return kernels.PolyOf(dot, int(deg), r), nil
 }
 
 var errNegativeR = errorString("must be ≥ 0")
@@ -57,14 +57,12 @@ type errorString string
 
 func (e errorString) Error() string { return string(e) }
 
-func gaussOf(d, sigma float64) float64   { return math.Exp(-d / (2 * sigma * sigma)) }
-func laplaceOf(d, sigma float64) float64 { return math.Exp(-d / sigma) }
-
 // distKernel builds gauss_kernel and laplace_kernel: a distance, then a
 // decay with sigma.
 func distKernel(dist func(a, b kernels.Vec) float64, decay func(d, sigma float64) float64) func(*host.Conn, []any) (any, error) {
 	return func(c *host.Conn, args []any) (any, error) {
-		x, z, null, err := twoVectors(args)
+		var x, z kernels.Vec
+		null, err := twoVectors(args, &x, &z)
 		if err != nil || null || AnyNull(args) {
 			return nil, err
 		}

@@ -10,31 +10,35 @@ import (
 	"github.com/ksql/ksql/internal/kernels"
 )
 
-// DecodeVector turns a SQL value into a vector: JSON array text (parsed as
-// float64) or a BLOB of little-endian float32 (sqlite-vec's format). The
-// BLOB is not copied: the result is valid as long as v is. A NULL gives
-// ok=false and no error. Errors say what was wrong without naming the
-// function; callers prefix the function and argument.
-func DecodeVector(v any) (vec kernels.Vec, ok bool, err error) {
+// DecodeVector turns a SQL value into a vector in *out: JSON array text
+// (parsed as float64) or a BLOB of little-endian float32 (sqlite-vec's
+// format). The BLOB is not copied: out is valid as long as v is. A NULL
+// gives ok=false and no error. Errors say what was wrong without naming
+// the function; callers prefix the function and argument. The vector is
+// written through out because a kernel's per-row cost is small enough that
+// copying the returned struct through each layer shows.
+func DecodeVector(v any, out *kernels.Vec) (ok bool, err error) {
 	switch x := v.(type) {
 	case nil:
-		return vec, false, nil
+		return false, nil
 	case []byte:
 		if len(x) == 0 {
-			return vec, false, fmt.Errorf("empty BLOB; a vector needs at least one element")
+			return false, fmt.Errorf("empty BLOB; a vector needs at least one element")
 		}
 		if len(x)%4 != 0 {
-			return vec, false, fmt.Errorf("BLOB of %d bytes is not a float32 vector (length must be a multiple of 4)", len(x))
+			return false, fmt.Errorf("BLOB of %d bytes is not a float32 vector (length must be a multiple of 4)", len(x))
 		}
-		return kernels.Vec{F32: x}, true, nil
+		*out = kernels.Vec{F32: x}
+		return true, nil
 	case string:
 		f, err := ParseJSONVector(x)
 		if err != nil {
-			return vec, false, err
+			return false, err
 		}
-		return kernels.Vec{F64: f}, true, nil
+		*out = kernels.Vec{F64: f}
+		return true, nil
 	}
-	return vec, false, fmt.Errorf("expected a vector (JSON array text or float32 BLOB), got %s", TypeName(v))
+	return false, fmt.Errorf("expected a vector (JSON array text or float32 BLOB), got %s", TypeName(v))
 }
 
 // CheckFinite returns an error naming the first NaN or infinite element of a

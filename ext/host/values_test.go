@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/ksql/ksql/internal/kernels"
 )
 
 func TestParseJSONVector(t *testing.T) {
@@ -78,20 +80,21 @@ func TestDecodeVectorBlob(t *testing.T) {
 	blob := make([]byte, 8)
 	binary.LittleEndian.PutUint32(blob, math.Float32bits(1.5))
 	binary.LittleEndian.PutUint32(blob[4:], math.Float32bits(float32(math.NaN())))
-	v, ok, err := DecodeVector(blob)
+	var v kernels.Vec
+	ok, err := DecodeVector(blob, &v)
 	if err != nil || !ok || v.Len() != 2 || v.At(0) != 1.5 {
 		t.Fatalf("DecodeVector: %v %v %v", v, ok, err)
 	}
 	if err := CheckFinite(v); err == nil || !strings.Contains(err.Error(), "element 2") {
 		t.Errorf("CheckFinite: %v", err)
 	}
-	if _, _, err := DecodeVector(blob[:5]); err == nil || !strings.Contains(err.Error(), "multiple of 4") {
+	if _, err := DecodeVector(blob[:5], &v); err == nil || !strings.Contains(err.Error(), "multiple of 4") {
 		t.Errorf("5-byte blob: %v", err)
 	}
-	if _, ok, err := DecodeVector(nil); ok || err != nil {
+	if ok, err := DecodeVector(nil, &v); ok || err != nil {
 		t.Errorf("NULL: %v %v", ok, err)
 	}
-	if _, _, err := DecodeVector(int64(3)); err == nil || !strings.Contains(err.Error(), "got INTEGER") {
+	if _, err := DecodeVector(int64(3), &v); err == nil || !strings.Contains(err.Error(), "got INTEGER") {
 		t.Errorf("integer: %v", err)
 	}
 }
@@ -111,7 +114,8 @@ func FuzzDecodeVector(f *testing.F) {
 				}
 			}
 		}
-		if v, ok, err := DecodeVector(b); err == nil && ok && v.Len()*4 != len(b) {
+		var v kernels.Vec
+		if ok, err := DecodeVector(b, &v); err == nil && ok && v.Len()*4 != len(b) {
 			t.Fatalf("blob of %d bytes gave %d elements", len(b), v.Len())
 		}
 	})

@@ -339,7 +339,8 @@ func (s *source) object(v any) (kernels.Object, error) {
 		}
 		return s.spec.PrepareString(t), nil
 	}
-	vec, _, err := host.DecodeVector(v)
+	var vec kernels.Vec
+	_, err := host.DecodeVector(v, &vec)
 	if err == nil {
 		err = host.CheckFinite(vec)
 	}

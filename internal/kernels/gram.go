@@ -277,7 +277,7 @@ func (p *Prepared) Eval(i int, q *Prepared, j int, ws *Workspace) (float64, erro
 		case opLinear:
 			return floats.Dot(a.F64, b.F64), nil
 		case opPoly:
-			return powInt(floats.Dot(a.F64, b.F64)+k.r, k.degree), nil
+			return PolyOf(floats.Dot(a.F64, b.F64), k.degree, k.r), nil
 		case opGauss:
 			var d2 float64
 			if p.norms != nil && q.norms != nil {
@@ -289,7 +289,7 @@ func (p *Prepared) Eval(i int, q *Prepared, j int, ws *Workspace) (float64, erro
 			} else {
 				d2 = sqDist4(a.F64, b.F64)
 			}
-			return fastExp(-d2 / (2 * k.sigma * k.sigma)), nil
+			return GaussOf(d2, k.sigma), nil
 		}
 		return Laplace(a, b, k.sigma), nil
 	}
@@ -375,24 +375,4 @@ func (p *Prepared) gaussRow(i int, q *Prepared, lo, hi int, row []float64, nx, s
 		seg[j] = d2
 	}
 	expRow(seg, s2)
-}
-
-// sqDist4 is ‖x − y‖², computed from the differences (not from norms and
-// a dot product, which would cancel for nearby points).
-func sqDist4(x, y []float64) float64 {
-	y = y[:len(x)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		d0, d1, d2, d3 := x[i]-y[i], x[i+1]-y[i+1], x[i+2]-y[i+2], x[i+3]-y[i+3]
-		s0 += d0 * d0
-		s1 += d1 * d1
-		s2 += d2 * d2
-		s3 += d3 * d3
-	}
-	for ; i < len(x); i++ {
-		d := x[i] - y[i]
-		s0 += d * d
-	}
-	return (s0 + s1) + (s2 + s3)
 }
