@@ -49,7 +49,7 @@ var workspaces = sync.Pool{New: func() any { return new(kernels.Workspace) }}
 // Workspace returns a pooled workspace bound to c's limits; Release it.
 func Workspace(c *host.Conn) *kernels.Workspace {
 	ws := workspaces.Get().(*kernels.Workspace)
-	ws.MaxCells = maxDPCells(c)
+	ws.MaxCells = c.Config.Get("max_dp_cells")
 	ws.Check = c.Err
 	return ws
 }
@@ -58,15 +58,6 @@ func Workspace(c *host.Conn) *kernels.Workspace {
 func Release(ws *kernels.Workspace) {
 	ws.Check = nil
 	workspaces.Put(ws)
-}
-
-// maxDPCells is the string-kernel table bound, once the string kernels
-// define the setting.
-func maxDPCells(c *host.Conn) int64 {
-	if _, ok := host.LookupSetting("max_dp_cells"); !ok || c == nil {
-		return 0
-	}
-	return c.Config.Get("max_dp_cells")
 }
 
 func specArgs(args []any) (*kernels.Spec, kernels.Object, kernels.Object, bool, error) {

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ksql/ksql/ext/functions"
+	_ "github.com/ksql/ksql/ext/functions" // defines the settings read here (max_dp_cells, max_gram_bytes)
 	"github.com/ksql/ksql/ext/host"
 	"github.com/ksql/ksql/internal/kernels"
 )
@@ -377,9 +377,7 @@ func objExcerpt(v any) string {
 // gramOptions binds a parallel kernel computation to the connection: its
 // interrupt and its string-kernel bound.
 func gramOptions(c *host.Conn) kernels.GramOptions {
-	ws := functions.Workspace(c)
-	defer functions.Release(ws)
-	return kernels.GramOptions{Interrupt: c.Err, MaxCells: ws.MaxCells}
+	return kernels.GramOptions{Interrupt: c.Err, MaxCells: c.Config.Get("max_dp_cells")}
 }
 
 func asPair(err error) (*kernels.PairError, bool) {
