@@ -55,8 +55,6 @@ func ksqlConfig(c *host.Conn, args []any) (any, error) {
 		if err := c.Config.Set(name, v); err != nil {
 			return nil, err
 		}
-	} else if _, ok := host.LookupSetting(name); !ok {
-		return nil, c.Config.Set(name, 0) // reports the unknown name and the known ones
 	}
-	return c.Config.Get(name), nil
+	return c.Config.Value(name)
 }

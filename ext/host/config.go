@@ -78,11 +78,23 @@ func (c *Config) Get(name string) int64 {
 	return s.Default
 }
 
+// Value returns a setting by a name a user gave, which may be unknown.
+func (c *Config) Value(name string) (int64, error) {
+	if _, ok := LookupSetting(name); !ok {
+		return 0, unknownSetting(name)
+	}
+	return c.Get(name), nil
+}
+
+func unknownSetting(name string) error {
+	return fmt.Errorf("unknown setting %q (known: %s)", name, strings.Join(settingNames(), ", "))
+}
+
 // Set changes a setting, checking its name and range.
 func (c *Config) Set(name string, v int64) error {
 	s, ok := LookupSetting(name)
 	if !ok {
-		return fmt.Errorf("unknown setting %q (known: %s)", name, strings.Join(settingNames(), ", "))
+		return unknownSetting(name)
 	}
 	if v < s.Min || v > s.Max {
 		return fmt.Errorf("%s must be between %d and %d, got %d", name, s.Min, s.Max, v)
