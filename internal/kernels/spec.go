@@ -221,16 +221,21 @@ func (s *Spec) sqDist(a, b *Object, ws *Workspace) (xfloat.F, error) {
 	return s.root.sqDist(a, b, ws)
 }
 
+// withSelf returns K(a,b), K(a,a) and K(b,b), which normalize and the
+// feature-space distance both need.
+func (n *node) withSelf(a, b *Object, ws *Workspace) (kab, kaa, kbb xfloat.F, err error) {
+	if kab, err = n.eval(a, b, ws); err != nil {
+		return
+	}
+	if kaa, err = n.eval(a, a, ws); err != nil {
+		return
+	}
+	kbb, err = n.eval(b, b, ws)
+	return
+}
+
 func (n *node) sqDist(a, b *Object, ws *Workspace) (xfloat.F, error) {
-	kab, err := n.eval(a, b, ws)
-	if err != nil {
-		return xfloat.F{}, err
-	}
-	kaa, err := n.eval(a, a, ws)
-	if err != nil {
-		return xfloat.F{}, err
-	}
-	kbb, err := n.eval(b, b, ws)
+	kab, kaa, kbb, err := n.withSelf(a, b, ws)
 	if err != nil {
 		return xfloat.F{}, err
 	}
@@ -282,18 +287,9 @@ func (n *node) eval(a, b *Object, ws *Workspace) (xfloat.F, error) {
 }
 
 func (n *node) normalize(a, b *Object, ws *Workspace) (xfloat.F, error) {
-	k := n.kids[0]
-	kab, err := k.eval(a, b, ws)
+	kab, kaa, kbb, err := n.kids[0].withSelf(a, b, ws)
 	if err != nil {
-		return kab, err
-	}
-	kaa, err := k.eval(a, a, ws)
-	if err != nil {
-		return kaa, err
-	}
-	kbb, err := k.eval(b, b, ws)
-	if err != nil {
-		return kbb, err
+		return xfloat.F{}, err
 	}
 	if kaa.M <= 0 || kbb.M <= 0 {
 		// An object with no features (a string shorter than n under
