@@ -17,7 +17,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// testData reads a CSV of testdata/vtab: the header and the rows.
+// testData reads a CSV of testdata/: the header and the rows.
 func testData(t testing.TB, name string) [][]string {
 	t.Helper()
 	f, err := os.Open("testdata/" + name)
