@@ -138,9 +138,13 @@ func cmdSchema(s *Shell, _ *source, args []string, _ string) error {
 	return nil
 }
 
-// tableColumns returns the column names of a table, in order.
-func (s *Shell) tableColumns(ctx context.Context, table string) ([]string, error) {
-	return s.queryStrings(ctx, "SELECT name FROM pragma_table_info(?) ORDER BY cid", table)
+// tableColumns returns the column names of a table (in schema, "" for
+// the search order), in order; none when it does not exist.
+func (s *Shell) tableColumns(ctx context.Context, schema, table string) ([]string, error) {
+	if schema == "" {
+		return s.queryStrings(ctx, "SELECT name FROM pragma_table_info(?) ORDER BY cid", table)
+	}
+	return s.queryStrings(ctx, "SELECT name FROM pragma_table_info(?, ?) ORDER BY cid", table, schema)
 }
 
 // functionNames lists the SQL functions of the connection (built in, ksql
@@ -152,4 +156,20 @@ func (s *Shell) functionNames() []string {
 		s.funcNames = append([]string{}, names...)
 	}
 	return s.funcNames
+}
+
+// indexesSQL lists the indexes a user made (of tables LIKE ?1), one per
+// line as sqlite3 prints them; SQLite's own sqlite_autoindex_* are left out.
+var indexesSQL = `SELECT name FROM (
+    SELECT name, tbl_name FROM sqlite_schema WHERE type = 'index'
+    UNION ALL SELECT name, tbl_name FROM sqlite_temp_schema WHERE type = 'index')
+WHERE name NOT LIKE 'sqlite\_%' ESCAPE '\' AND (?1 = '' OR tbl_name LIKE ?1)
+ORDER BY 1`
+
+func cmdIndexes(s *Shell, _ *source, args []string, _ string) error {
+	names, err := catalog(s, args[0], indexesSQL, args)
+	for _, n := range names {
+		fmt.Fprintln(s.out, n)
+	}
+	return err
 }

@@ -2,8 +2,40 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
+
+func cmdHelp(s *Shell, _ *source, args []string, _ string) error {
+	if err := wantArgs(args, 0, 1); err != nil {
+		return err
+	}
+	if len(args) == 2 {
+		name := strings.TrimPrefix(strings.ToLower(args[1]), ".")
+		if topic, ok := helpTopics[name]; ok {
+			fmt.Fprint(s.out, topic)
+			return nil
+		}
+		_, c, ok := lookupDot(name)
+		if !ok {
+			return fmt.Errorf(".help: no command or topic %q; .help lists them", args[1])
+		}
+		fmt.Fprintf(s.out, "%s\n    %s\n", c.usage, c.help)
+		return nil
+	}
+	var names []string
+	for n := range dotCommands {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		c := dotCommands[n]
+		fmt.Fprintf(s.out, "%-34s %s\n", c.usage, c.help)
+	}
+	fmt.Fprint(s.out, "\nEnd SQL statements with \";\". Ctrl-C interrupts a running statement.\n"+
+		"More on a topic: .help import, .help plot, .help vectors, .help differences.\n")
+	return nil
+}
 
 // helpTopics are the longer explanations behind .help TOPIC.
 var helpTopics = map[string]string{

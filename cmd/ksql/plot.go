@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"image/color"
 	"math"
@@ -53,7 +52,7 @@ func cmdPlot(s *Shell, _ *source, args []string, rest string) error {
 	defer spin.stop()
 	cols, rows, err := s.collect(ctx, query)
 	if err != nil {
-		return fmt.Errorf(".plot: %s", cleanError(err))
+		return fmt.Errorf(".plot: %s", err)
 	}
 	p, skipped, err := buildPlot(cols, rows, query)
 	if err != nil {
@@ -66,9 +65,9 @@ func cmdPlot(s *Shell, _ *source, args []string, rest string) error {
 		return fmt.Errorf(".plot: %v", err)
 	}
 	spin.stop()
-	fmt.Fprintln(s.out, out)
+	fmt.Fprintln(s.con, out)
 	if skipped > 0 {
-		s.out.Flush()
+		s.flush()
 		fmt.Fprintf(s.stderr, "warning: .plot: %d row(s) with NULL or non-finite x or y left out\n", skipped)
 	}
 	return nil
@@ -116,39 +115,6 @@ func freePlotPath() string {
 			return p
 		}
 	}
-}
-
-// collect runs a query and keeps all its rows.
-func (s *Shell) collect(ctx context.Context, query string) ([]column, [][]any, error) {
-	rows, err := s.conn.QueryContext(ctx, query)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer rows.Close()
-	types, err := rows.ColumnTypes()
-	if err != nil {
-		return nil, nil, err
-	}
-	cols := make([]column, len(types))
-	for i, t := range types {
-		cols[i] = column{name: t.Name(), decl: t.DatabaseTypeName()}
-	}
-	var out [][]any
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, nil, err
-		}
-		out = append(out, vals)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, err
-	}
-	return cols, out, ctx.Err()
 }
 
 // columnKind names what a column of the result holds: "numeric" when every
@@ -251,7 +217,7 @@ func addGrouped(p *plot.Plot, pts plotter.XYs, keep []int, rows [][]any, g int, 
 	seen := map[string]bool{}
 	f := valueFormat{null: "NULL", vectors: vecAuto, vecWidth: 4}
 	for i, ri := range keep {
-		labels[i], _ = f.human(rows[ri][g], "")
+		labels[i], _ = f.text(rows[ri][g], &column{})
 		if !seen[labels[i]] {
 			seen[labels[i]] = true
 			distinct = append(distinct, labels[i])

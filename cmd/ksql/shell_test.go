@@ -28,7 +28,7 @@ func TestCommandLine(t *testing.T) {
 		wantStatus int
 	}{
 		{name: "help", args: []string{"-help"}, wantOutRE: `^Usage: ksql \[OPTIONS\] \[FILE \[SQL\.\.\.\]\]\n(.|\n)*-bail`},
-		{name: "version", args: []string{"--version"}, wantOutRE: `^ksql \S+ \(SQLite 3\.\d+\.\d+, driver ksql\)\n$`},
+		{name: "version", args: []string{"--version"}, wantOutRE: `^ksql \S+ \(SQLite 3\.\d+\.\d+, driver ksql, go\S+\)\n$`},
 		{name: "unknown option", args: []string{"-frobnicate"}, wantErr: "ksql: unknown option -frobnicate\nRun ksql -help", wantStatus: 1},
 		{name: "unknown option after file", args: []string{db, "-x"}, wantErr: "unknown option -x", wantStatus: 1},
 		{name: "option without value", args: []string{"-cmd"}, wantErr: "option -cmd needs a value", wantStatus: 1},
@@ -38,8 +38,14 @@ func TestCommandLine(t *testing.T) {
 		{name: "options after file", args: []string{db, "-line", "SELECT x FROM t LIMIT 1"}, wantOut: "x = 1\n"},
 		{name: "table and noheader", args: []string{"-table", "-noheader", db, "SELECT count(*) AS n FROM t"}, wantOut: "+---+\n| n |\n+---+\n| 2 |\n+---+\n"},
 		{name: "separator and nullvalue", args: []string{"-separator", `\t`, "-nullvalue", "NULL", db, "SELECT x, y FROM t"}, wantOut: "1\ta\n2\tNULL\n"},
-		{name: "error in SQL arg", args: []string{db, "SELECT nosuch FROM t"}, wantErr: "Error: no such column: nosuch", wantStatus: 1},
-		{name: "cmd then stdin", args: []string{"-cmd", ".mode csv", "-cmd", "SELECT 1, 'a b'"}, stdin: "SELECT 2;\n", wantOut: "1,a b\n2\n"},
+		{name: "error in SQL arg", args: []string{db, "SELECT nosuch FROM t"},
+			wantErr: "Error: in prepare, no such column: nosuch\n  SELECT nosuch FROM t\n         ^--- error here\n", wantStatus: 1},
+		{name: "SQL args stop at the first failure", args: []string{db, "SELECT 1", "SELEC 2", "SELECT 3"}, wantOut: "1\n",
+			wantErr: "Error: in prepare, near \"SELEC\": syntax error\n  SELEC 2\n  ^--- error here\n", wantStatus: 1},
+		{name: "runtime error in SQL arg", args: []string{":memory:", "SELECT abs(-9223372036854775808)"},
+			wantErr: "Error: stepping, integer overflow\n", wantStatus: 1},
+		{name: "cmd then stdin", args: []string{"-cmd", ".mode csv", "-cmd", "SELECT 1, 'a b'"}, stdin: "SELECT 2;\n", wantOut: "1,\"a b\"\r\n2\r\n"},
+		{name: "cmd errors go on", args: []string{"-cmd", "SELECT nosuch", "-cmd", "SELECT 2"}, wantOut: "2\n", wantErr: "no such column", wantStatus: 1},
 		{name: "bail in cmd", args: []string{"-bail", "-cmd", "SELECT nosuch"}, stdin: "SELECT 'not reached';\n", wantErr: "no such column", wantStatus: 1},
 		{name: "quit in cmd", args: []string{"-cmd", ".quit"}, stdin: "SELECT 'not reached';\n"},
 		{name: "SQL where the file goes", args: []string{"SELECT 1"}, wantErr: `the database file "SELECT 1" does not exist and looks like SQL; for SQL on an in-memory database, run: ksql :memory: "SELECT 1"`, wantStatus: 1},
@@ -48,7 +54,7 @@ func TestCommandLine(t *testing.T) {
 		{name: "directory as database", args: []string{dir, "SELECT 1"}, wantErr: "is a directory, not a database file", wantStatus: 1},
 		{name: "text file as database", args: []string{notDB, "SELECT 1"}, wantErr: "file is not a database", wantStatus: 1},
 		{name: "non-UTF-8 statement", stdin: "SELECT 'caf\xe9';\nSELECT 'next';\n", wantOut: "next\n",
-			wantErr: "Error: stdin:1: the statement is not valid UTF-8 text", wantStatus: 1},
+			wantErr: "Error near line 1: the statement is not valid UTF-8 text", wantStatus: 1},
 		{name: "CRLF input", stdin: "SELECT 1;\r\nSELECT\r\n 2;\r\n", wantOut: "1\n2\n"},
 		{name: "timer", stdin: ".timer on\nSELECT 1;\n", wantOutRE: `^1\nRun Time: real \d+\.\d{3} user \d+\.\d{6} sys \d+\.\d{6}\n$`},
 	}
@@ -139,7 +145,7 @@ func TestInterruptAndSpinner(t *testing.T) {
 		s.interactive = true
 		s.progressDelay = 50 * time.Millisecond
 		done := make(chan error, 1)
-		go func() { done <- s.runSQL(longQuery) }()
+		go func() { done <- s.runSQL(&source{}, longQuery) }()
 		time.Sleep(400 * time.Millisecond)
 		if !s.interrupt() {
 			t.Fatal("interrupt found nothing running")
@@ -159,7 +165,7 @@ func TestInterruptAndSpinner(t *testing.T) {
 		if !progress && spin != "" {
 			t.Errorf("stderr that is not a terminal got %q, want nothing", spin)
 		}
-		if err := s.runSQL("SELECT 42"); err != nil || out.String() != "42\n" {
+		if err := s.runSQL(&source{}, "SELECT 42"); err != nil || out.String() != "42\n" {
 			t.Errorf("after the interrupt: %v, output %q", err, out.String())
 		}
 	}
