@@ -86,7 +86,7 @@ func BenchmarkImportCSV(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := s.processText(".import " + path + " iris", false); err != nil || s.errors > 0 {
+		if err := s.processText(".import "+path+" iris", false); err != nil || s.errors > 0 {
 			b.Fatalf("import failed: %v", err)
 		}
 		s.close()

@@ -35,19 +35,18 @@ func (s *Shell) runSQL(src *source, text string) error {
 	defer spin.stop()
 	t0, ru0 := time.Now(), cpuTimes()
 	cols, err := s.prepare(text)
-	if err != nil {
-		return err
+	var args []any
+	if err == nil {
+		args, err = s.bindArgs(ctx, text)
 	}
-	args, err := s.bindArgs(ctx, text)
-	if err != nil {
-		return err
+	if err == nil {
+		err = s.query(ctx, spin, text, cols, args)
 	}
-	err = s.query(ctx, spin, text, cols, args)
 	spin.stop()
 	if s.timer {
 		s.printTimer(t0, ru0)
 	}
-	if s.changes {
+	if s.changes && err == nil {
 		s.printChanges()
 	}
 	if ferr := s.flush(); ferr != nil && err == nil {
@@ -90,7 +89,7 @@ func (s *Shell) query(ctx context.Context, spin *spinner, text string, cols []co
 		p.row(vals)
 	}
 	err = rows.Err()
-	if err == nil && ctx.Err() != nil {
+	if ctx.Err() != nil {
 		err = ctx.Err()
 	}
 	spin.stop()
@@ -105,7 +104,7 @@ func (s *Shell) query(ctx context.Context, spin *spinner, text string, cols []co
 
 func (s *Shell) runtimeError(ctx context.Context, text string, err error) error {
 	if ctx.Err() != nil {
-		return ctx.Err()
+		err = ctx.Err()
 	}
 	return &sqlError{msg: cleanError(err), sql: text, offset: -1}
 }

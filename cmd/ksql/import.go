@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"slices"
 	"bytes"
 	"context"
 	"database/sql"
@@ -13,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"

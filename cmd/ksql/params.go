@@ -159,7 +159,7 @@ func cmdParameter(s *Shell, _ *source, args []string, _ string) error {
 	sub := strings.ToLower(args[1])
 	switch {
 	case sub == "init" && len(args) == 2:
-		return s.execQuiet(ctx, ".parameter init", paramTableDDL)
+		return s.initParams(ctx, ".parameter init")
 	case sub == "clear" && len(args) == 2:
 		return s.execQuiet(ctx, ".parameter clear", "DROP TABLE IF EXISTS "+paramTable)
 	case sub == "list" && len(args) == 2:
@@ -176,6 +176,22 @@ func cmdParameter(s *Shell, _ *source, args []string, _ string) error {
 		return fmt.Errorf(".parameter set takes a name and one value (quote a value with spaces: 'two words'); usage:\n%s", parameterUsage)
 	}
 	return fmt.Errorf(".parameter: unknown command or wrong arguments %q; usage:\n%s", strings.Join(args[1:], " "), parameterUsage)
+}
+
+// initParams creates the parameter table. SQLite reserves names that start
+// with sqlite_ for itself, so, as sqlite3 does, the shell lifts the guard
+// (writable_schema) for this one statement.
+func (s *Shell) initParams(ctx context.Context, cmd string) error {
+	var was int64
+	s.conn.QueryRowContext(ctx, "PRAGMA writable_schema").Scan(&was)
+	if err := s.execQuiet(ctx, cmd, "PRAGMA writable_schema = ON"); err != nil {
+		return err
+	}
+	err := s.execQuiet(ctx, cmd, paramTableDDL)
+	if was == 0 {
+		s.conn.ExecContext(ctx, "PRAGMA writable_schema = OFF")
+	}
+	return err
 }
 
 func (s *Shell) execQuiet(ctx context.Context, cmd, stmt string) error {
@@ -196,7 +212,7 @@ func (s *Shell) setParam(ctx context.Context, key, value string) error {
 	if _, ok := paramAt(key); !ok || func() bool { p, _ := paramAt(key); return p != key }() {
 		return fmt.Errorf(".parameter set: %q is not a parameter name: after $, : or @ come letters, digits and _; after ? digits", key)
 	}
-	if err := s.execQuiet(ctx, ".parameter set", paramTableDDL); err != nil {
+	if err := s.initParams(ctx, ".parameter set"); err != nil {
 		return err
 	}
 	var v any

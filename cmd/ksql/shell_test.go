@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -183,5 +184,43 @@ func TestKernelsCommand(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf(".kernels output lacks %q", want)
 		}
+	}
+}
+
+// TestWhereThingsGo: results go to the .output or .once file; timer lines
+// and .plot's path go to standard output, as sqlite3 sends its timer
+// lines; errors to standard error.
+func TestWhereThingsGo(t *testing.T) {
+	dir := t.TempDir()
+	csvFile, onceFile, png := filepath.Join(dir, "o.csv"), filepath.Join(dir, "once.txt"), filepath.Join(dir, "p.png")
+	in := ".mode csv\n.timer on\n.output " + csvFile + "\nSELECT 1 AS a, 'x y' AS b;\n" +
+		".plot --out " + png + " SELECT 1, 2 UNION ALL SELECT 2, 3\nSELECT nosuch;\n.output\n" +
+		".once " + onceFile + "\nSELECT 2;\nSELECT 3;\n"
+	out, errs, status := runShell(t, in)
+	runTime := regexp.MustCompile(`^Run Time: real \d+\.\d{3} user \d+\.\d{6} sys \d+\.\d{6}$`)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	var rest []string
+	timers := 0
+	for _, l := range lines {
+		if runTime.MatchString(strings.TrimSuffix(l, "\r")) {
+			timers++
+			continue
+		}
+		rest = append(rest, l)
+	}
+	if timers != 4 {
+		t.Errorf("stdout has %d timer lines, want one per statement (4):\n%s", timers, out)
+	}
+	if want := []string{png, "3\r"}; !slices.Equal(rest, want) {
+		t.Errorf("stdout without timer lines = %q, want %q", rest, want)
+	}
+	if b, _ := os.ReadFile(csvFile); string(b) != "1,\"x y\"\r\n" {
+		t.Errorf("the .output file holds %q: results only, as CSV", b)
+	}
+	if b, _ := os.ReadFile(onceFile); string(b) != "2\r\n" {
+		t.Errorf("the .once file holds %q, want the next statement's result only", b)
+	}
+	if !strings.HasPrefix(errs, "Parse error near line 6: no such column: nosuch") || status != 1 {
+		t.Errorf("stderr %q, status %d", errs, status)
 	}
 }
