@@ -98,7 +98,7 @@ func printColumns(s *Shell, names []string, width int) {
 	for _, n := range names {
 		w = max(w, runewidth.StringWidth(n))
 	}
-	perRow := max(1, (width+2)/(w+2))
+	perRow := max(1, width/(w+2))
 	rows := (len(names) + perRow - 1) / perRow
 	for r := 0; r < rows; r++ {
 		var line strings.Builder
@@ -112,7 +112,7 @@ func printColumns(s *Shell, names []string, width int) {
 			}
 			line.WriteString(runewidth.FillRight(names[i], w))
 		}
-		fmt.Fprintln(s.out, strings.TrimRight(line.String(), " "))
+		fmt.Fprintln(s.out, line.String())
 	}
 }
 

@@ -43,6 +43,10 @@ func cmdImport(s *Shell, src *source, args []string, _ string) error {
 		return fmt.Errorf(".import takes a FILE or DIR and a TABLE; usage: %s", dotCommands["import"].usage)
 	}
 	path, table := src.resolve(rest[0]), rest[1]
+	if s.opts.mode == "csv" && s.opts.rowSep == "\r\n" {
+		// sqlite3 does this: after an import in csv mode, rows end in \n.
+		s.opts.rowSep = "\n"
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return fmt.Errorf(".import: cannot read %q: %v", path, unwrapPath(err))

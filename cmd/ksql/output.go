@@ -87,16 +87,9 @@ func (o *outputOptions) setMode(m string, args []string) error {
 	return nil
 }
 
-// modeDescription is what .mode with no argument prints.
-func (o *outputOptions) modeDescription() string {
-	switch {
-	case o.mode == "list" && o.colSep == "\t":
-		return "tabs"
-	case o.mode == "insert":
-		return "insert " + quoteName(o.insertTable)
-	}
-	return o.mode
-}
+// modeDescription is what .mode with no argument prints: the mode's
+// name (tabs is list with a tab separator, as in sqlite3).
+func (o *outputOptions) modeDescription() string { return o.mode }
 
 func newPrinter(w *bufio.Writer, o *outputOptions) printer {
 	switch o.mode {
