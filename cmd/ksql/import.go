@@ -462,25 +462,21 @@ func (s *Shell) createTable(ctx context.Context, schema, table string, names []s
 
 // insertRecords is the second pass. Into a new table values go typed (an
 // empty field of a numeric column is NULL); into an existing one as text,
-// for the column's affinity to convert, as sqlite3 does.
+// for the column's affinity to convert, as sqlite3 does. Rows go in
+// batches, one INSERT of many rows per call: a call through database/sql
+// costs more than SQLite's work for a row.
 func (s *Shell) insertRecords(ctx context.Context, path string, o *importOptions, table string, names []string, kinds []colKind, sc *recordScan) error {
-	quoted := make([]string, len(names))
-	for i, n := range names {
-		quoted[i] = quoteIdent(n)
-	}
-	q := fmt.Sprintf("INSERT INTO %s(%s) VALUES (%s)", qualified(o.schema, table), strings.Join(quoted, ", "),
-		strings.TrimSuffix(strings.Repeat("?, ", len(names)), ", "))
-	stmt, err := s.conn.PrepareContext(ctx, q)
+	batch := max(1, min(256, 30000/len(names)))
+	ins, err := s.newBatchInsert(ctx, qualified(o.schema, table), names, batch)
 	if err != nil {
 		return err
 	}
-	defer stmt.Close()
+	defer ins.close()
 	r, err := openRecords(path, o)
 	if err != nil {
 		return err
 	}
 	defer r.close()
-	vals := make([]any, len(names))
 	skip := o.skip
 	if sc.header != nil {
 		skip++
@@ -496,19 +492,23 @@ func (s *Shell) insertRecords(ctx context.Context, path string, o *importOptions
 		if n < skip {
 			continue
 		}
+		vals := ins.next(line)
 		for j := range vals {
 			switch {
 			case j >= len(rec):
 				vals[j] = nil
 			case kinds == nil:
-				vals[j] = rec[j]
+				vals[j] = strings.Clone(rec[j]) // the reader reuses its record
 			default:
 				vals[j] = fieldValue(rec[j], kinds[j])
 			}
 		}
-		if _, err := stmt.ExecContext(ctx, vals...); err != nil {
-			return fmt.Errorf("%s:%d: %s", path, line, cleanError(err))
+		if err := ins.flushIfFull(ctx, path); err != nil {
+			return err
 		}
+	}
+	if err := ins.flush(ctx, path); err != nil {
+		return err
 	}
 	s.importWarnings(sc.warnings)
 	if o.verbose {
@@ -516,6 +516,86 @@ func (s *Shell) insertRecords(ctx context.Context, path string, o *importOptions
 	}
 	return nil
 }
+
+// batchInsert inserts rows into a table many at a time.
+type batchInsert struct {
+	s     *Shell
+	table string
+	cols  string
+	ncol  int
+	full  *sql.Stmt
+	vals  []any
+	lines []int // input line of each pending row
+	rows  int
+}
+
+func (s *Shell) newBatchInsert(ctx context.Context, table string, names []string, batch int) (*batchInsert, error) {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = quoteIdent(n)
+	}
+	b := &batchInsert{s: s, table: table, cols: strings.Join(quoted, ", "), ncol: len(names),
+		vals: make([]any, 0, batch*len(names)), lines: make([]int, 0, batch)}
+	var err error
+	b.full, err = s.conn.PrepareContext(ctx, b.sql(batch))
+	return b, err
+}
+
+func (b *batchInsert) sql(rows int) string {
+	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", b.ncol), ", ") + ")"
+	return fmt.Sprintf("INSERT INTO %s(%s) VALUES %s", b.table, b.cols, strings.TrimSuffix(strings.Repeat(one+", ", rows), ", "))
+}
+
+// next returns the values of a new pending row, to be filled in.
+func (b *batchInsert) next(line int) []any {
+	n := len(b.vals)
+	b.vals = b.vals[:n+b.ncol]
+	b.lines = append(b.lines, line)
+	return b.vals[n:]
+}
+
+func (b *batchInsert) flushIfFull(ctx context.Context, path string) error {
+	if len(b.vals) < cap(b.vals) {
+		return nil
+	}
+	return b.exec(ctx, path, b.full)
+}
+
+// flush inserts what is pending, with a statement of the right size.
+func (b *batchInsert) flush(ctx context.Context, path string) error {
+	if len(b.lines) == 0 {
+		return nil
+	}
+	stmt, err := b.s.conn.PrepareContext(ctx, b.sql(len(b.lines)))
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	return b.exec(ctx, path, stmt)
+}
+
+// exec runs one batch. When it fails, the rows go again one at a time, so
+// that the error names the line of the row SQLite refused (the savepoint
+// around the import undoes the rows that went in).
+func (b *batchInsert) exec(ctx context.Context, path string, stmt *sql.Stmt) error {
+	defer func() { b.vals, b.lines = b.vals[:0], b.lines[:0] }()
+	if _, err := stmt.ExecContext(ctx, b.vals...); err == nil || ctx.Err() != nil {
+		return err
+	}
+	one, err := b.s.conn.PrepareContext(ctx, b.sql(1))
+	if err != nil {
+		return err
+	}
+	defer one.Close()
+	for i, line := range b.lines {
+		if _, err := one.ExecContext(ctx, b.vals[i*b.ncol:(i+1)*b.ncol]...); err != nil {
+			return fmt.Errorf("%s:%d: %s", path, line, cleanError(err))
+		}
+	}
+	return nil
+}
+
+func (b *batchInsert) close() { b.full.Close() }
 
 // importWarnings reports ragged records, at most 10 of them.
 func (s *Shell) importWarnings(ws []string) {
