@@ -16,6 +16,10 @@ func TestCommandLine(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "test.db")
 	notDB := filepath.Join(dir, "notes.txt")
+	initFile := filepath.Join(dir, "init.sql")
+	if err := os.WriteFile(initFile, []byte(".print 'from init'\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(notDB, []byte("just some text, not a database\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -52,12 +56,34 @@ func TestCommandLine(t *testing.T) {
 		{name: "SQL where the file goes", args: []string{"SELECT 1"}, wantErr: `the database file "SELECT 1" does not exist and looks like SQL; for SQL on an in-memory database, run: ksql :memory: "SELECT 1"`, wantStatus: 1},
 		{name: "dot-command where the file goes", args: []string{".tables"}, wantErr: "looks like SQL", wantStatus: 1},
 		{name: "in-memory database by name", args: []string{":memory:", "SELECT 1"}, wantOut: "1\n"},
-		{name: "directory as database", args: []string{dir, "SELECT 1"}, wantErr: "is a directory, not a database file", wantStatus: 1},
-		{name: "text file as database", args: []string{notDB, "SELECT 1"}, wantErr: "file is not a database", wantStatus: 1},
+		{name: "directory as database", args: []string{dir, "SELECT 1"}, wantErr: "Error: unable to open database \"" + dir + "\": it is a directory, not a database file\n", wantStatus: 1},
+		{name: "text file as database", args: []string{notDB, "SELECT 1"}, wantErr: "Error: unable to open database \"" + notDB + "\": file is not a database\n", wantStatus: 1},
 		{name: "non-UTF-8 statement", stdin: "SELECT 'caf\xe9';\nSELECT 'next';\n", wantOut: "next\n",
 			wantErr: "Error near line 1: the statement is not valid UTF-8 text", wantStatus: 1},
 		{name: "CRLF input", stdin: "SELECT 1;\r\nSELECT\r\n 2;\r\n", wantOut: "1\n2\n"},
 		{name: "timer", stdin: ".timer on\nSELECT 1;\n", wantOutRE: `^1\nRun Time: real \d+\.\d{3} user \d+\.\d{6} sys \d+\.\d{6}\n$`},
+		{name: "init file", args: []string{"-init", initFile, ":memory:", "SELECT 2"}, wantOut: "from init\n2\n"},
+		{name: "missing init file", args: []string{"-init", filepath.Join(dir, "nope.sql"), ":memory:", "SELECT 2"},
+			wantOut: "2\n", wantErr: "Error: cannot open", wantStatus: 1},
+		{name: "readonly", args: []string{"-readonly", db, "INSERT INTO t VALUES (3, 'c')"},
+			wantErr: "Error: stepping, attempt to write a readonly database", wantStatus: 1},
+		{name: "readonly reads", args: []string{"-readonly", db, "SELECT count(*) FROM t"}, wantOut: "2\n"},
+		{name: "readonly missing file", args: []string{"-readonly", filepath.Join(dir, "missing.db"), "SELECT 1"},
+			wantErr: "unable to open database", wantStatus: 1},
+		{name: "echo", args: []string{"-echo"}, stdin: "SELECT 1;\n.print x\n", wantOut: "SELECT 1;\n1\n.print x\nx\n"},
+		{name: "newline and separator", args: []string{"-newline", "|", "-separator", ",", ":memory:", "SELECT 1, 2 UNION ALL SELECT 3, 4"}, wantOut: "1,2|3,4|"},
+		{name: "quote", args: []string{"-quote", ":memory:", "SELECT 'a', 1.5, NULL"}, wantOut: "'a',1.5,NULL\n"},
+		{name: "markdown", args: []string{"-markdown", ":memory:", "SELECT 'a' AS x, 1 AS n"}, wantOut: "| x | n |\n|---|--:|\n| a | 1 |\n"},
+		{name: "column", args: []string{"-column", ":memory:", "SELECT 'a' AS x, 10 AS n"}, wantOut: "a  10\n"},
+		{name: "html", args: []string{"-html", "-header", ":memory:", "SELECT '<a>' AS x"}, wantOut: "<TR><TH>x</TH>\n</TR>\n<TR><TD>&lt;a&gt;</TD>\n</TR>\n"},
+		{name: "tabs", args: []string{"-tabs", ":memory:", "SELECT 1, 2"}, wantOut: "1\t2\n"},
+		{name: "ascii", args: []string{"-ascii", ":memory:", "SELECT 1, 2"}, wantOut: "1\x1f2\x1e"},
+		{name: "exit code", stdin: "SELECT 1;\n.exit 3\nSELECT 2;\n", wantOut: "1\n", wantStatus: 3},
+		{name: "bad exit code", stdin: ".exit x\n", wantErr: ".exit: the exit status must be a whole number from 0 to 255", wantStatus: 1},
+		{name: "readfile and writefile", args: []string{":memory:", "SELECT writefile('" + filepath.Join(dir, "w.txt") + "', 'héllo'), CAST(readfile('" + filepath.Join(dir, "w.txt") + "') AS TEXT)"},
+			wantOut: "6|héllo\n"},
+		{name: "readfile of a missing file", args: []string{":memory:", "SELECT readfile('" + filepath.Join(dir, "nope") + "')"},
+			wantErr: "readfile: cannot read", wantStatus: 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -222,5 +248,39 @@ func TestWhereThingsGo(t *testing.T) {
 	}
 	if !strings.HasPrefix(errs, "Parse error near line 6: no such column: nosuch") || status != 1 {
 		t.Errorf("stderr %q, status %d", errs, status)
+	}
+}
+
+// TestRCFile: ~/.ksqlrc runs before the input (and before SQL arguments);
+// -init replaces it; ~/.sqliterc is not read.
+func TestRCFile(t *testing.T) {
+	home := t.TempDir()
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(home, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(".ksqlrc", ".headers on\n.mode csv\n")
+	write(".sqliterc", ".print 'sqliterc ran'\n")
+	write("other.sql", ".print 'init ran'\n")
+	run1 := func(stdin string, args ...string) (string, string, int) {
+		var out, errb bytes.Buffer
+		status := run(args, stdio{in: strings.NewReader(stdin), out: &out, err: &errb,
+			getenv: func(k string) string {
+				if k == "HOME" {
+					return home
+				}
+				return ""
+			}})
+		return out.String(), errb.String(), status
+	}
+	if out, errs, st := run1("SELECT 1 AS a;\n"); out != "a\r\n1\r\n" || errs != "" || st != 0 {
+		t.Errorf("with ~/.ksqlrc: stdout %q, stderr %q, status %d", out, errs, st)
+	}
+	if out, _, _ := run1("", ":memory:", "SELECT 1 AS a"); out != "a\r\n1\r\n" {
+		t.Errorf("~/.ksqlrc before SQL arguments: stdout %q", out)
+	}
+	if out, _, _ := run1("SELECT 1 AS a;\n", "-init", filepath.Join(home, "other.sql")); out != "init ran\n1\n" {
+		t.Errorf("-init instead of ~/.ksqlrc: stdout %q", out)
 	}
 }
