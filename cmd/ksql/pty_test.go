@@ -243,7 +243,20 @@ func TestInteractive(t *testing.T) {
 	tm.send("SELECT 6 * 7 AS survived;\r")
 	tm.expect("\r\n42\r\n")
 	tm.expect(prompt)
+
+	// Tab completes a file name after .read.
+	tm.send(".read /dev/nul\t")
+	tm.expect(".read /dev/null")
+	tm.send("\r")
+	tm.expect(prompt)
+
+	// Ctrl-D with a statement unfinished says what was dropped, and leaves.
+	tm.send("SELECT 'never run',\r")
+	tm.expect(contPrompt)
+	tm.send("  2\r")
+	tm.expect(contPrompt)
 	tm.send("\x04") // Ctrl-D leaves
+	tm.expect("Ctrl-D: this unfinished statement was not run:\r\nSELECT 'never run',\r\n  2\r\n")
 	if code := tm.wait(); code != 0 {
 		t.Errorf("exit status after Ctrl-D: %d, want 0", code)
 	}
@@ -262,14 +275,14 @@ func TestInteractive(t *testing.T) {
 			t.Errorf("history lacks %q; it holds %q", want, lines)
 		}
 	}
-	if last := lines[len(lines)-1]; last != "SELECT 6 * 7 AS survived;" {
+	if last := lines[len(lines)-1]; last != ".read /dev/null" {
 		t.Errorf("last history entry %q", last)
 	}
 
 	// A new session recalls the history with the up arrow.
 	tm = startPTY(t, bin, env)
 	tm.expect(prompt)
-	tm.send("\x1b[A")
+	tm.send("\x1b[A\x1b[A")
 	tm.expect("SELECT 6 * 7 AS survived;")
 	tm.send("\r")
 	tm.expect("\r\n42\r\n")

@@ -284,3 +284,49 @@ func TestRCFile(t *testing.T) {
 		t.Errorf("-init instead of ~/.ksqlrc: stdout %q", out)
 	}
 }
+
+// TestCompletion checks Tab completion without a terminal: file paths
+// after the commands that take a file and after .plot --out, dot-commands
+// at the start of a line, and SQL words elsewhere.
+func TestCompletion(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"data/iris.csv", "data/iris2.csv", "data/.hidden", "script.sql", "sub dir/x.sql"} {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
+		os.WriteFile(filepath.Join(dir, p), nil, 0o644)
+	}
+	t.Chdir(dir)
+	var errw lockedBuffer
+	s, _ := newTestShell(t, &errw, false)
+	if err := s.runSQL(&source{}, "CREATE TABLE documents(id INTEGER, body TEXT)"); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		line     string
+		wantHead string
+		want     []string
+	}{
+		{".read scr", ".read ", []string{"script.sql"}},
+		{".import da", ".import ", []string{"data/"}},
+		{".import data/ir", ".import ", []string{"data/iris.csv", "data/iris2.csv"}},
+		{".import --csv data/iris.", ".import --csv ", []string{"data/iris.csv"}},
+		{".import data/.h", ".import ", []string{"data/.hidden"}},
+		{".output s", ".output ", []string{"script.sql", "sub dir/"}},
+		{".once sc", ".once ", []string{"script.sql"}},
+		{".open sc", ".open ", []string{"script.sql"}},
+		{".load sc", ".load ", []string{"script.sql"}},
+		{".plot --out sc", ".plot --out ", []string{"script.sql"}},
+		{".plot SELECT * FROM docu", ".plot SELECT * FROM ", []string{"documents"}},
+		{".rea", "", []string{".read"}},
+		{".ex", "", []string{".exit"}},
+		{"SELECT bo", "SELECT ", []string{"body"}},
+		{"SELECT * FROM docu", "SELECT * FROM ", []string{"documents"}},
+		{"SEL", "", []string{"SELECT"}},
+		{"select gauss_k", "select ", []string{"gauss_kernel"}},
+	}
+	for _, tc := range tests {
+		head, got, _ := s.complete(tc.line, len([]rune(tc.line)))
+		if head != tc.wantHead || !slices.Equal(got, tc.want) {
+			t.Errorf("complete(%q) = %q, %q; want %q, %q", tc.line, head, got, tc.wantHead, tc.want)
+		}
+	}
+}
