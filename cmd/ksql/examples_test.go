@@ -82,4 +82,3 @@ func TestDigitsExample(t *testing.T) {
 	}
 	checkColours(t, pics[0], decodePNG(t, pics[0]), groupPalette[:10])
 }
-
