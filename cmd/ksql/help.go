@@ -33,7 +33,7 @@ func cmdHelp(s *Shell, _ *source, args []string, _ string) error {
 		fmt.Fprintf(s.out, "%-34s %s\n", c.usage, c.help)
 	}
 	fmt.Fprint(s.out, "\nEnd SQL statements with \";\". Ctrl-C interrupts a running statement.\n"+
-		"More on a topic: .help import, .help plot, .help vectors, .help differences.\n")
+		"More on a topic: .help import, .help parameter, .help plot, .help vectors, .help differences.\n")
 	return nil
 }
 
@@ -98,6 +98,7 @@ var helpTopics = map[string]string{
   The path of the picture is printed; nothing is opened.
 `,
 	"differences": differencesHelp(),
+	"parameter":   parameterUsage,
 }
 
 // kernelsHelp is printed by .kernels: the spec language of DESIGN.md.

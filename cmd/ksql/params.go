@@ -15,13 +15,16 @@ const (
 	paramTable     = "temp.sqlite_parameters"
 	paramTableDDL  = "CREATE TABLE IF NOT EXISTS temp.sqlite_parameters(key TEXT PRIMARY KEY, value) WITHOUT ROWID"
 	parameterUsage = `.parameter CMD ...
+   (values are bound to the :name, @name, $name and ?N parameters of every
+   statement; parameters without a value are NULL)
    clear                   erase all bindings
    init                    create the TEMP table that holds bindings
    list                    list the current bindings
    set PARAMETER VALUE     give PARAMETER the VALUE: an SQL literal or expression
                            (42, 2.5, 'text', x'00ff', 1+2), else the text as typed;
                            PARAMETER starts with one of $ : @ ?
-   unset PARAMETER         remove PARAMETER`
+   unset PARAMETER         remove PARAMETER
+`
 )
 
 // sqlParam is one parameter of a statement: its index and its name as
@@ -153,7 +156,7 @@ func (s *Shell) paramValues(ctx context.Context) map[string]any {
 
 func cmdParameter(s *Shell, _ *source, args []string, _ string) error {
 	if len(args) < 2 {
-		return fmt.Errorf(".parameter needs a command; usage:\n%s", parameterUsage)
+		return fmt.Errorf(".parameter needs a command: clear, init, list, set or unset; .help parameter tells more")
 	}
 	ctx := context.Background()
 	sub := strings.ToLower(args[1])
@@ -173,9 +176,9 @@ func cmdParameter(s *Shell, _ *source, args []string, _ string) error {
 	case sub == "set" && len(args) == 4:
 		return s.setParam(ctx, args[2], args[3])
 	case sub == "set":
-		return fmt.Errorf(".parameter set takes a name and one value (quote a value with spaces: 'two words'); usage:\n%s", parameterUsage)
+		return fmt.Errorf(".parameter set takes a name and one value (quote a value with spaces: 'two words')")
 	}
-	return fmt.Errorf(".parameter: unknown command or wrong arguments %q; usage:\n%s", strings.Join(args[1:], " "), parameterUsage)
+	return fmt.Errorf(".parameter: unknown command or wrong arguments %q; .help parameter tells more", strings.Join(args[1:], " "))
 }
 
 // initParams creates the parameter table. SQLite reserves names that start

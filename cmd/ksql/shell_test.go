@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -328,5 +329,35 @@ func TestCompletion(t *testing.T) {
 		if head != tc.wantHead || !slices.Equal(got, tc.want) {
 			t.Errorf("complete(%q) = %q, %q; want %q, %q", tc.line, head, got, tc.wantHead, tc.want)
 		}
+	}
+}
+
+// TestBigAndOddInput: a 10 MB statement on one line, a statement of
+// 100,000 lines (scanned once, not once per line), and a directory whose
+// file names are not UTF-8 (skipped with a warning that shows the bytes).
+func TestBigAndOddInput(t *testing.T) {
+	long := "SELECT length('" + strings.Repeat("x", 10<<20) + "');\n"
+	var many strings.Builder
+	many.WriteString("SELECT count(*), sum(column1) FROM (VALUES\n")
+	for i := 0; i < 100000; i++ {
+		if i > 0 {
+			many.WriteString(",")
+		}
+		fmt.Fprintf(&many, "(%d)\n", i)
+	}
+	many.WriteString(");\n")
+	out, errs, status := runShell(t, long+many.String())
+	if out != "10485760\n100000|4999950000\n" || errs != "" || status != 0 {
+		t.Errorf("stdout %q, stderr %q, status %d", out, errs, status)
+	}
+
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "caf\xe9.txt"), []byte("latin-1 name"), 0o644); err != nil {
+		t.Skipf("the file system refuses a name that is not UTF-8: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "ok.txt"), []byte("fine"), 0o644)
+	out, errs, status = runShell(t, ".import "+dir+" docs\nSELECT name FROM docs;\n")
+	if out != "ok.txt\n" || status != 0 || !strings.Contains(errs, `caf\xe9.txt: the file name is not UTF-8 text`) {
+		t.Errorf("stdout %q, stderr %q, status %d", out, errs, status)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -63,6 +64,35 @@ func TestIsBlankSQL(t *testing.T) {
 	} {
 		if got := isBlankSQL(in); got != want {
 			t.Errorf("isBlankSQL(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+// TestCompleteScanner feeds texts line by line to the incremental scanner
+// and checks each answer against sqlite3_complete's, computed by splitSQL
+// on the whole text so far (sqlite3_complete is true when the text ends at
+// a statement boundary and holds a statement).
+func TestCompleteScanner(t *testing.T) {
+	texts := []string{
+		"SELECT 1;", "SELECT 1", "SELECT 'a;\nb';", "SELECT 'a;\nb", "SELECT \"x\ny\";",
+		"SELECT [a\nb] FROM t;", "SELECT /* ;\n;\n */ 1;", "SELECT /* open\n", "SELECT 1; -- done",
+		"CREATE TRIGGER tr AFTER INSERT ON t BEGIN\nSELECT 1;\nSELECT 2;\nEND;",
+		"CREATE TRIGGER tr AFTER INSERT ON t BEGIN\nSELECT 1;\n", "SELECT 'it''s\n;';", "SELECT 'x'\n'y';",
+		"SELECT `a\n;b`;", "SELECT 1;\nSELECT 'open", ";", "-- only a comment\n",
+	}
+	for _, text := range texts {
+		var c completeScanner
+		var sofar string
+		for _, line := range strings.SplitAfter(text, "\n") {
+			if !strings.HasSuffix(line, "\n") {
+				line += "\n"
+			}
+			sofar += line
+			stmts, rest, complete := splitSQL(sofar)
+			want := complete && (len(stmts) > 0 || strings.Contains(sofar, ";")) && rest.text == ""
+			if got := c.feed(sofar); got != want {
+				t.Errorf("after %q: scanner says complete=%v, splitSQL %v", sofar, got, want)
+			}
 		}
 	}
 }
