@@ -42,7 +42,7 @@ func init() {
 		"kernels":   {".kernels", "the kernel spec language and ksql's functions", cmdKernels},
 		"load":      {".load FILE ?ENTRY?", "load an SQLite extension library", cmdLoad},
 		"maxwidth":  {".maxwidth N", "cut values in columnar modes to N columns (0: never)", cmdMaxWidth},
-		"mode":      {".mode ?MODE? ?TABLE?", "set the output mode: " + strings.Join(modeNames, ", "), cmdMode},
+		"mode":      {".mode ?MODE? ?TABLE?", "set the output mode (.help mode lists them)", cmdMode},
 		"nullvalue": {".nullvalue STRING", "print NULL as STRING", cmdNullValue},
 		"once":      {".once FILE", "send the output of the next command only to FILE", cmdOnce},
 		"open":      {".open ?--new|--readonly? ?FILE?", "close this database and open FILE (in memory without FILE)", cmdOpen},

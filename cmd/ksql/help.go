@@ -33,7 +33,8 @@ func cmdHelp(s *Shell, _ *source, args []string, _ string) error {
 		fmt.Fprintf(s.out, "%-34s %s\n", c.usage, c.help)
 	}
 	fmt.Fprint(s.out, "\nEnd SQL statements with \";\". Ctrl-C interrupts a running statement.\n"+
-		"More on a topic: .help import, .help parameter, .help plot, .help vectors, .help differences.\n")
+		"More on a topic: .help mode, .help import, .help parameter, .help plot, .help vectors,\n"+
+		".help differences (from the sqlite3 shell).\n")
 	return nil
 }
 
@@ -96,6 +97,23 @@ var helpTopics = map[string]string{
     --size WxH     in pixels (default 900x640)
     --xlabel TEXT, --ylabel TEXT   axis labels (default: the column names)
   The path of the picture is printed; nothing is opened.
+`,
+	"mode": `.mode ?MODE? ?TABLE?
+  ascii     values separated by ASCII unit (0x1F) and record (0x1E) separators
+  box       a table drawn with box characters (numbers right-aligned)
+  column    aligned columns under a dashed rule (headers on unless set)
+  csv       comma-separated values, quoted as sqlite3 quotes them, CRLF rows
+  html      rows of an HTML table
+  insert    INSERT INTO TABLE VALUES(…) statements (TABLE defaults to "table")
+  json      an array of objects; vectors as arrays
+  line      one "name = value" line per column, a blank line between rows
+  list      values separated by .separator (default |), the default mode
+  markdown  a Markdown table
+  quote     SQL literals separated by commas
+  table     a table drawn with ASCII characters
+  tabs      values separated by tabs
+  .mode alone shows the current mode. Long values in box, column, markdown
+  and table are cut at .maxwidth (default 60); .width sets column widths.
 `,
 	"differences": differencesHelp(),
 	"parameter":   parameterUsage,

@@ -23,3 +23,7 @@ SELECT * FROM tsv;
 .import --csv multiline.csv m
 .mode line
 SELECT * FROM m;
+-- ASCII unit and record separators (--ascii, or .mode ascii): no quoting.
+.import --ascii units.txt units
+.mode list
+SELECT * FROM units;
