@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -152,6 +153,7 @@ type csvPrinter struct {
 	o    *outputOptions
 	cols []column
 	cell []byte
+	sep  []byte
 }
 
 func (p *csvPrinter) header(cols []column) {
@@ -186,7 +188,10 @@ func (p *csvPrinter) row(vals []any) {
 
 // field writes p.cell, quoted when it needs to be.
 func (p *csvPrinter) field() {
-	quote := len(p.cell) == 0 || (p.o.colSep != "" && strings.Contains(string(p.cell), p.o.colSep))
+	if p.sep == nil {
+		p.sep = []byte(p.o.colSep)
+	}
+	quote := len(p.cell) == 0 || (len(p.sep) > 0 && bytes.Contains(p.cell, p.sep))
 	for _, c := range p.cell {
 		if c <= ' ' || c == '"' || c == '\'' || c >= 0x7f {
 			quote = true

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -124,16 +125,12 @@ func (s *Shell) bindArgs(ctx context.Context, text string) ([]any, error) {
 			args[i] = v
 			continue
 		}
-		if r, _ := utf8.DecodeRuneInString(p.name[1:]); !isLetter(r) {
+		if r, _ := utf8.DecodeRuneInString(p.name[1:]); !unicode.IsLetter(r) {
 			return nil, fmt.Errorf("parameter %s: the shell binds only names that start with a letter", p.name)
 		}
 		args[i] = sql.Named(p.name[1:], v)
 	}
 	return args, nil
-}
-
-func isLetter(r rune) bool {
-	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 0x7f && strings.ContainsRune("_", r) == false && r != utf8.RuneError
 }
 
 // paramValues reads the parameter table, which may not exist.
