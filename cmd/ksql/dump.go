@@ -69,74 +69,31 @@ func (s *Shell) dump(ctx context.Context, w *bufio.Writer, o *dumpOptions) error
 	if !o.dataOnly {
 		w.WriteString("PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n")
 	}
-	type object struct{ name, typ, sql string }
-	var tables []object
-	rows, err := s.conn.QueryContext(ctx, `SELECT o.name, o.type, o.sql FROM sqlite_schema AS o
+	tables, err := s.queryRows(ctx, `SELECT o.name, o.sql FROM sqlite_schema AS o
 WHERE (`+where+`) AND o.type = 'table' AND o.sql NOT NULL
 ORDER BY o.tbl_name = 'sqlite_sequence', o.rowid`, args...)
 	if err != nil {
 		return err
 	}
-	for rows.Next() {
-		var t object
-		if err := rows.Scan(&t.name, &t.typ, &t.sql); err != nil {
-			rows.Close()
-			return err
-		}
-		tables = append(tables, t)
-	}
-	rows.Close()
 	writable := false
 	for _, t := range tables {
-		data := true
-		switch {
-		case t.name == "sqlite_sequence" && !o.noSys:
-			if !o.dataOnly {
-				w.WriteString("DELETE FROM sqlite_sequence;\n")
-			}
-		case strings.HasPrefix(t.name, "sqlite_stat") && !o.noSys:
-			if !o.dataOnly {
-				w.WriteString("ANALYZE sqlite_schema;\n")
-			}
-		case strings.HasPrefix(t.name, "sqlite_"):
-			continue
-		case o.dataOnly:
-		case strings.HasPrefix(t.sql, "CREATE VIRTUAL TABLE"):
-			if !writable {
-				w.WriteString("PRAGMA writable_schema=ON;\n")
-				writable = true
-			}
-			fmt.Fprintf(w, "INSERT INTO sqlite_schema(type,name,tbl_name,rootpage,sql)VALUES('table',%s,%s,0,%s);\n",
-				appendSQLString(nil, t.name, false), appendSQLString(nil, t.name, false), appendSQLString(nil, t.sql, false))
-			data = false
-		case strings.HasPrefix(t.sql, `CREATE TABLE "`) || strings.HasPrefix(t.sql, `CREATE TABLE '`):
-			// A quoted name may be a shadow table that the module's
-			// constructor has already made when the dump is loaded.
-			fmt.Fprintf(w, "CREATE TABLE IF NOT EXISTS %s;\n", t.sql[len("CREATE TABLE "):])
-		default:
-			w.WriteString(schemaLine(t.sql))
+		data, err := s.dumpTable(w, t[0], t[1], o, &writable)
+		if err == nil && data {
+			err = s.dumpRows(ctx, w, t[0], o)
 		}
-		if data {
-			if err := s.dumpRows(ctx, w, t.name, o); err != nil {
-				return err
-			}
+		if err != nil {
+			return err
 		}
 	}
 	if !o.dataOnly {
-		rows, err := s.conn.QueryContext(ctx, `SELECT o.sql FROM sqlite_schema AS o
+		others, err := s.queryRows(ctx, `SELECT o.sql FROM sqlite_schema AS o
 WHERE (`+where+`) AND o.sql NOT NULL AND o.type IN ('index', 'trigger', 'view') ORDER BY o.rowid`, args...)
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			var q string
-			if err := rows.Scan(&q); err != nil {
-				rows.Close()
-				return err
-			}
-			w.WriteString(schemaLine(q))
+		for _, q := range others {
+			w.WriteString(schemaLine(q[0]))
 		}
-		rows.Close()
 	}
 	if writable {
 		w.WriteString("PRAGMA writable_schema=OFF;\n")
@@ -145,6 +102,63 @@ WHERE (`+where+`) AND o.sql NOT NULL AND o.type IN ('index', 'trigger', 'view') 
 		w.WriteString("COMMIT;\n")
 	}
 	return nil
+}
+
+// dumpTable writes the statement that makes one table (sqlite3's
+// dump_callback) and reports whether its rows are to be dumped too.
+func (s *Shell) dumpTable(w *bufio.Writer, name, ddl string, o *dumpOptions, writable *bool) (bool, error) {
+	switch {
+	case name == "sqlite_sequence" && !o.noSys:
+		if !o.dataOnly {
+			w.WriteString("DELETE FROM sqlite_sequence;\n")
+		}
+	case strings.HasPrefix(name, "sqlite_stat") && !o.noSys:
+		if !o.dataOnly {
+			w.WriteString("ANALYZE sqlite_schema;\n")
+		}
+	case strings.HasPrefix(name, "sqlite_"):
+		return false, nil
+	case o.dataOnly:
+	case strings.HasPrefix(ddl, "CREATE VIRTUAL TABLE"):
+		if !*writable {
+			w.WriteString("PRAGMA writable_schema=ON;\n")
+			*writable = true
+		}
+		q := func(v string) []byte { return appendSQLString(nil, v, false) }
+		fmt.Fprintf(w, "INSERT INTO sqlite_schema(type,name,tbl_name,rootpage,sql)VALUES('table',%s,%s,0,%s);\n",
+			q(name), q(name), q(ddl))
+		return false, nil
+	case strings.HasPrefix(ddl, `CREATE TABLE "`) || strings.HasPrefix(ddl, `CREATE TABLE '`):
+		// A quoted name may be a shadow table that the module's
+		// constructor has already made when the dump is loaded.
+		fmt.Fprintf(w, "CREATE TABLE IF NOT EXISTS %s;\n", ddl[len("CREATE TABLE "):])
+	default:
+		w.WriteString(schemaLine(ddl))
+	}
+	return true, nil
+}
+
+// queryRows runs a query whose columns are all text and keeps its rows.
+func (s *Shell) queryRows(ctx context.Context, q string, args ...any) ([][]string, error) {
+	rows, err := s.conn.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out [][]string
+	for rows.Next() {
+		r := make([]string, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range r {
+			ptrs[i] = &r[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }
 
 // schemaLine ends a CREATE statement with ";", on a line of its own when

@@ -66,12 +66,9 @@ func cmdImport(s *Shell, src *source, args []string, _ string) error {
 	return nil
 }
 
-// importOptions reads the options before FILE and TABLE. The separator is
-// sqlite3's: --csv a comma, --ascii the ASCII unit and record separators,
-// else the one of csv, ascii and list mode (.mode tabs, .separator ;). But
-// where sqlite3 would split at |, the default separator of list mode that
-// no CSV file uses, and in the other modes, ksql splits at commas.
-func (s *Shell) importOptions(args []string) (*importOptions, []string, error) {
+// importSeparator is the separator the mode gives .import (see
+// importOptions).
+func (s *Shell) importSeparator() (*importOptions, error) {
 	o := &importOptions{comma: ','}
 	sep := s.opts.colSep
 	switch {
@@ -79,9 +76,22 @@ func (s *Shell) importOptions(args []string) (*importOptions, []string, error) {
 		o.ascii, o.rowSep = true, s.opts.rowSep
 	case s.opts.mode == "csv" || s.opts.mode == "list" && sep != "|":
 		if utf8.RuneCountInString(sep) != 1 {
-			return nil, nil, fmt.Errorf("the separator %q is not one character; give --csv, or set one with .separator", sep)
+			return nil, fmt.Errorf("the separator %q is not one character; give --csv, or set one with .separator", sep)
 		}
 		o.comma, _ = utf8.DecodeRuneInString(sep)
+	}
+	return o, nil
+}
+
+// importOptions reads the options before FILE and TABLE. The separator is
+// sqlite3's: --csv a comma, --ascii the ASCII unit and record separators,
+// else the one of csv, ascii and list mode (.mode tabs, .separator ;). But
+// where sqlite3 would split at |, the default separator of list mode that
+// no CSV file uses, and in the other modes, ksql splits at commas.
+func (s *Shell) importOptions(args []string) (*importOptions, []string, error) {
+	o, err := s.importSeparator()
+	if err != nil {
+		return nil, nil, err
 	}
 	var rest []string
 	for i := 0; i < len(args); i++ {
@@ -97,7 +107,6 @@ func (s *Shell) importOptions(args []string) (*importOptions, []string, error) {
 			i++
 			return args[i], nil
 		}
-		var err error
 		switch strings.TrimLeft(a, "-") {
 		case "csv":
 			o.comma, o.ascii = ',', false

@@ -97,6 +97,19 @@ Options (one or two leading dashes):
    -help                print this text and exit
 `
 
+// modeOptions are the options that choose an output mode, with sqlite3's
+// separators: -csv keeps the newline row separator (.mode csv uses CRLF).
+var modeOptions = map[string]func(o *outputOptions){
+	"box": setMode("box"), "column": setMode("column"), "json": setMode("json"), "line": setMode("line"),
+	"list": setMode("list"), "table": setMode("table"), "markdown": setMode("markdown"), "html": setMode("html"),
+	"csv":   func(o *outputOptions) { o.mode, o.colSep = "csv", "," },
+	"quote": func(o *outputOptions) { o.mode, o.colSep, o.rowSep = "quote", ",", "\n" },
+	"tabs":  func(o *outputOptions) { o.mode, o.colSep = "list", "\t" },
+	"ascii": func(o *outputOptions) { o.mode, o.colSep, o.rowSep = "ascii", "\x1F", "\x1E" },
+}
+
+func setMode(m string) func(o *outputOptions) { return func(o *outputOptions) { o.mode = m } }
+
 // parseOptions reads the command line the way sqlite3 does: options may
 // come before or after FILE, and "--" ends them.
 func parseOptions(args []string) (*options, error) {
@@ -121,17 +134,11 @@ func parseOptions(args []string) (*options, error) {
 			return args[i], nil
 		}
 		var err error
+		if set, ok := modeOptions[name]; ok {
+			set(&o.opts)
+			continue
+		}
 		switch name {
-		case "box", "column", "json", "line", "list", "table", "markdown", "html":
-			o.opts.mode = name
-		case "csv":
-			o.opts.mode, o.opts.colSep = "csv", ","
-		case "quote":
-			o.opts.mode, o.opts.colSep, o.opts.rowSep = "quote", ",", "\n"
-		case "tabs":
-			o.opts.mode, o.opts.colSep = "list", "\t"
-		case "ascii":
-			o.opts.mode, o.opts.colSep, o.opts.rowSep = "ascii", "\x1F", "\x1E"
 		case "header", "headers":
 			o.opts.headers, o.opts.headersSet = true, true
 		case "noheader", "noheaders":

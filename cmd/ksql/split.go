@@ -298,26 +298,7 @@ func resultExprs(text string, n int) []string {
 	if start < len(toks) && (strings.EqualFold(toks[start].text, "DISTINCT") || strings.EqualFold(toks[start].text, "ALL")) {
 		start++
 	}
-	var exprs [][]token
-	cur := start
-	depth = 0
-	i := start
-	for ; i < len(toks); i++ {
-		t := toks[i].text
-		if t == "(" {
-			depth++
-		} else if t == ")" {
-			depth--
-		}
-		if depth < 0 || depth == 0 && (t == ";" || endsResultList(t)) {
-			break
-		}
-		if depth == 0 && t == "," {
-			exprs = append(exprs, toks[cur:i])
-			cur = i + 1
-		}
-	}
-	exprs = append(exprs, toks[cur:i])
+	exprs := splitResultList(toks[start:])
 	star := -1
 	for j, e := range exprs {
 		if len(e) > 0 && e[len(e)-1].text == "*" {
@@ -340,6 +321,29 @@ func resultExprs(text string, n int) []string {
 		}
 	}
 	return out
+}
+
+// splitResultList cuts a SELECT's result list at its top-level commas,
+// up to the clause that ends it.
+func splitResultList(toks []token) [][]token {
+	var exprs [][]token
+	cur, depth, i := 0, 0, 0
+	for ; i < len(toks); i++ {
+		t := toks[i].text
+		if t == "(" {
+			depth++
+		} else if t == ")" {
+			depth--
+		}
+		if depth < 0 || depth == 0 && (t == ";" || endsResultList(t)) {
+			break
+		}
+		if depth == 0 && t == "," {
+			exprs = append(exprs, toks[cur:i])
+			cur = i + 1
+		}
+	}
+	return append(exprs, toks[cur:i])
 }
 
 func endsResultList(t string) bool {

@@ -96,3 +96,33 @@ func TestCompleteScanner(t *testing.T) {
 		}
 	}
 }
+
+func TestResultExprs(t *testing.T) {
+	tests := []struct {
+		sql  string
+		n    int
+		want []string
+	}{
+		{"SELECT a, f(b, c) AS x, (d) e FROM t", 3, []string{"a", "f(b, c)", "(d)"}},
+		{"SELECT DISTINCT rff_embed(x, 4, 1.0) v FROM t WHERE y = (SELECT 1, 2)", 1, []string{"rff_embed(x, 4, 1.0)"}},
+		{"WITH w AS (SELECT 1 AS q, 2) SELECT q, vec_f32('[1]') FROM w", 2, []string{"q", "vec_f32('[1]')"}},
+		{"SELECT *, vec_f32(x) FROM t", 4, []string{"", "", "", "vec_f32(x)"}},
+		{"SELECT vec_f32(x), t.* FROM t", 3, []string{"vec_f32(x)", "", ""}},
+		{"VALUES (1, 2)", 2, []string{"", ""}},
+		{"SELECT a, b FROM t", 3, []string{"", "", ""}}, // counts differ: unknown
+	}
+	for _, tc := range tests {
+		if got := resultExprs(tc.sql, tc.n); !slices.Equal(got, tc.want) {
+			t.Errorf("resultExprs(%q) = %q, want %q", tc.sql, got, tc.want)
+		}
+	}
+	for expr, want := range map[string]bool{
+		"rff_embed(x, 4, 1.0)": true, "(vec_f32('[1]'))": true, "VEC_F32(x)": true,
+		"vec_f32(x) || y": false, "abs(vec_f32(x))": false, "rff_embed": false, "": false,
+		"vec_f32(a) + vec_f32(b)": false,
+	} {
+		if got := isVectorCall(expr); got != want {
+			t.Errorf("isVectorCall(%q) = %v, want %v", expr, got, want)
+		}
+	}
+}
