@@ -427,3 +427,13 @@ func validUTF8(b []byte) []byte {
 	}
 	return []byte(strings.ToValidUTF8(string(b), "\uFFFD"))
 }
+
+var (
+	_ printer = (*listPrinter)(nil)
+	_ printer = (*csvPrinter)(nil)
+	_ printer = (*sqlPrinter)(nil)
+	_ printer = (*jsonPrinter)(nil)
+	_ printer = (*htmlPrinter)(nil)
+	_ printer = (*linePrinter)(nil)
+	_ printer = (*gridPrinter)(nil)
+)

@@ -666,3 +666,9 @@ type plainPalette []color.Color
 func (p plainPalette) Colors() []color.Color { return p }
 
 var _ palette.ColorMap = (*viridis)(nil)
+
+var (
+	_ draw.GlyphDrawer = polygonGlyph{}
+	_ draw.GlyphDrawer = starGlyph{}
+	_ plot.Thumbnailer = legendMarker{}
+)
