@@ -1,0 +1,91 @@
+package svm
+
+import "fmt"
+
+// ClassCountError is returned by Fit when the labels name fewer than two
+// classes: a classifier needs at least two.
+type ClassCountError struct {
+	Classes int // how many distinct classes the labels hold (0 or 1)
+}
+
+func (e *ClassCountError) Error() string {
+	return fmt.Sprintf("svm: the labels hold %d class(es); at least 2 are needed", e.Classes)
+}
+
+// LabelError is a label outside [0, Classes): labels are class indices
+// 0..k−1, with k = the largest label + 1, and every class must have a row.
+type LabelError struct {
+	Row     int // training row of the bad label, or −1 when Class is empty
+	Label   int // the label (for an empty class: that class index)
+	Classes int // k
+	Empty   bool
+}
+
+func (e *LabelError) Error() string {
+	if e.Empty {
+		return fmt.Sprintf("svm: class %d of 0..%d has no rows; labels must be class indices with every class present", e.Label, e.Classes-1)
+	}
+	return fmt.Sprintf("svm: label %d of row %d is negative; labels must be class indices 0..k−1", e.Label, e.Row)
+}
+
+// ParamError is an option outside its allowed range.
+type ParamError struct {
+	Name    string  // the Options field: "C", "Tol", "ClassWeight", "CacheBytes", "MaxIter"
+	Index   int     // for ClassWeight, the class; otherwise 0
+	Value   float64 // the value given
+	Allowed string  // the allowed range, e.g. "finite and > 0"
+}
+
+func (e *ParamError) Error() string {
+	if e.Name == "ClassWeight" {
+		return fmt.Sprintf("svm: ClassWeight[%d] = %g; allowed: %s", e.Index, e.Value, e.Allowed)
+	}
+	return fmt.Sprintf("svm: %s = %g; allowed: %s", e.Name, e.Value, e.Allowed)
+}
+
+// KernelValueError is a kernel value the solver cannot use: NaN, ±Inf, or
+// beyond the float32 range of the column cache (|K| > 3.4e38; a normalised
+// kernel never is).
+type KernelValueError struct {
+	Row, Col int // training rows
+	Value    float64
+}
+
+func (e *KernelValueError) Error() string {
+	return fmt.Sprintf("svm: kernel value K(%d, %d) = %g is not a finite number within ±3.4e38", e.Row, e.Col, e.Value)
+}
+
+// ColumnError is a failure of the kernel callback while computing the
+// values K(x_Row, ·).
+type ColumnError struct {
+	Row int
+	Err error
+}
+
+func (e *ColumnError) Error() string {
+	return fmt.Sprintf("svm: kernel column of row %d: %v", e.Row, e.Err)
+}
+
+// Unwrap returns the callback's error.
+func (e *ColumnError) Unwrap() error { return e.Err }
+
+// LengthError is a slice of the wrong length given to a Model method.
+type LengthError struct {
+	Name      string // the argument
+	Got, Want int
+}
+
+func (e *LengthError) Error() string {
+	return fmt.Sprintf("svm: %s has length %d, want %d", e.Name, e.Got, e.Want)
+}
+
+// PanicError is a panic inside a worker goroutine (most likely in the
+// kernel callback), turned into an error for Fit's caller.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("svm: panic in a solver worker: %v", e.Value)
+}
