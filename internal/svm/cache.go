@@ -16,7 +16,7 @@ package svm
 type cache struct {
 	slotCap  int
 	maxSlots int
-	used     int       // slots handed out so far in this subproblem
+	used     int         // slots handed out so far in this subproblem
 	data     [][]float32 // slot buffers, kept across subproblems
 	owner    []int32     // slot → column position, −1 when free
 	length   []int32     // slot → cached prefix length

@@ -31,12 +31,15 @@ func (e *LabelError) Error() string {
 // ParamError is an option outside its allowed range.
 type ParamError struct {
 	Name    string  // the Options field: "C", "Tol", "ClassWeight", "CacheBytes", "MaxIter"
-	Index   int     // for ClassWeight, the class; otherwise 0
-	Value   float64 // the value given
+	Index   int     // for ClassWeight, the class (−1: the length is wrong); otherwise 0
+	Value   float64 // the value given (for a wrong ClassWeight length, the length)
 	Allowed string  // the allowed range, e.g. "finite and > 0"
 }
 
 func (e *ParamError) Error() string {
+	if e.Name == "ClassWeight" && e.Index < 0 {
+		return fmt.Sprintf("svm: ClassWeight has %g weight(s); allowed: %s", e.Value, e.Allowed)
+	}
 	if e.Name == "ClassWeight" {
 		return fmt.Sprintf("svm: ClassWeight[%d] = %g; allowed: %s", e.Index, e.Value, e.Allowed)
 	}
