@@ -286,6 +286,35 @@ func TestSameBitsAnyCacheOrWorkers(t *testing.T) {
 	}
 }
 
+// TestSplitColumns: with two classes and two workers the columns are
+// computed in pieces on two goroutines; the fit is the same bits.
+func TestSplitColumns(t *testing.T) {
+	x, y := randomProblem(12, 2500, 3)
+	k := newGauss(x, 1)
+	var calls, short atomic.Int32
+	split := KernelFunc(func(i int, idx []int, dst []float64) error {
+		calls.Add(1)
+		if len(idx) > 1 && len(idx) <= 1250 {
+			short.Add(1)
+		}
+		return k.Column(i, idx, dst)
+	})
+	a, err := Fit(k, y, Options{C: 1, Tol: 1e-3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Fit(split, y, Options{C: 1, Tol: 1e-3, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if short.Load() == 0 {
+		t.Fatalf("no column was split (%d calls)", calls.Load())
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("split columns changed the fit")
+	}
+}
+
 // TestNoShrinking: without shrinking the path differs but the optimum
 // does not (to the tolerance). Shrinking shows in the callback: with a
 // cache of two columns, columns are recomputed over the shrunk set only.

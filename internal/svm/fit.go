@@ -15,7 +15,8 @@ type Kernel interface {
 	// not sorted; neither slice may be kept after the call. A long
 	// column should poll for interrupts itself: the solver polls between
 	// calls. With Options.Workers > 1, Column is called from several
-	// goroutines at once.
+	// goroutines at once, also for pieces of one column: a value must not
+	// depend on which other values are asked for in the same call.
 	Column(i int, idx []int, dst []float64) error
 }
 
@@ -50,9 +51,10 @@ type Options struct {
 	MaxIter int
 	// NoShrinking turns libsvm's shrinking heuristic off (-h 0).
 	NoShrinking bool
-	// Workers is how many one-vs-one subproblems are solved at once
-	// (0 or 1: one at a time, in the calling goroutine). Results are the
-	// same bits for any value.
+	// Workers is how many goroutines work at once (0 or 1: one, the
+	// caller's): one-vs-one subproblems side by side, and when there are
+	// fewer subproblems than workers (two classes), the pieces of each
+	// long kernel column. Results are the same bits for any value.
 	Workers int
 	// Interrupt, when not nil, is called every few milliseconds of work;
 	// a non-nil error stops Fit, which returns it.
@@ -221,6 +223,7 @@ func Fit(kern Kernel, y []int, opt Options) (*Model, error) {
 		p := &poller{interrupt: opt.Interrupt, stop: stop}
 		s := newSolver(kern, p, lmax, budget/int64(workers))
 		s.eps, s.shrinking = opt.Tol, !opt.NoShrinking
+		s.split = max(opt.Workers, 1) / workers
 		rows := make([]int, lmax)
 		ys := make([]int8, lmax)
 		for q := next(); q >= 0; q = next() {

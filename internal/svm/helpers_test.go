@@ -10,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ksql/ksql/internal/kernels"
+	"gonum.org/v1/gonum/floats"
 )
 
 // gaussKernel is the tests' own kernel, independent of internal/kernels:
@@ -17,27 +20,37 @@ import (
 type gaussKernel struct {
 	x     []float64
 	d     int
-	gamma float64 // 1/(2σ²)
+	sigma float64
+	gamma float64   // 1/(2σ²)
+	norms []float64 // ‖x_i‖²
 }
 
 func newGauss(rows [][]float64, sigma float64) *gaussKernel {
-	d := len(rows[0])
-	k := &gaussKernel{x: make([]float64, 0, len(rows)*d), d: d, gamma: 1 / (2 * sigma * sigma)}
+	d := 0
+	if len(rows) > 0 {
+		d = len(rows[0])
+	}
+	k := &gaussKernel{x: make([]float64, 0, len(rows)*d), d: d, sigma: sigma, gamma: 1 / (2 * sigma * sigma)}
 	for _, r := range rows {
 		k.x = append(k.x, r...)
+		k.norms = append(k.norms, floats.Dot(r, r))
 	}
 	return k
 }
 
 func (k *gaussKernel) row(i int) []float64 { return k.x[i*k.d : (i+1)*k.d] }
 
-// Column is the fast path: a contiguous dst, squared distances with four
-// accumulators, one exponential each.
+// Column is the fast path, libsvm's own form of the distance
+// (‖x_i‖² + ‖x_j‖² − 2⟨x_i, x_j⟩, the dot product by gonum's assembly),
+// the distances of the whole column first, then the exponentials.
 func (k *gaussKernel) Column(i int, idx []int, dst []float64) error {
-	xi := k.row(i)
+	xi, ni := k.row(i), k.norms[i]
 	dst = dst[:len(idx)]
 	for t, j := range idx {
-		dst[t] = math.Exp(-k.gamma * sqDist(xi, k.row(j)))
+		dst[t] = ni + k.norms[j] - 2*floats.Dot(xi, k.row(j))
+	}
+	for t, d2 := range dst {
+		dst[t] = kernels.GaussOf(d2, k.sigma)
 	}
 	return nil
 }

@@ -1,7 +1,10 @@
 package svm
 
 import (
+	"errors"
 	"math"
+	"runtime/debug"
+	"sync"
 )
 
 // The binary solver is libsvm's Solver (Fan, Chen & Lin 2005) for C-SVC:
@@ -23,6 +26,13 @@ const (
 	free
 )
 
+// Membership flags of a position: I_up = {y = +1, α < C} ∪ {y = −1, α > 0}
+// (α_i may grow along y_i), I_low = {y = +1, α > 0} ∪ {y = −1, α < C}.
+const (
+	inUp  uint8 = 1
+	inLow uint8 = 2
+)
+
 // tau replaces a non-positive curvature Q_ii + Q_jj − 2y_iy_jQ_ij, as in
 // libsvm, so that the step goes to the box's edge (non-PSD kernels).
 const tau = 1e-12
@@ -42,6 +52,8 @@ type solver struct {
 
 	l, active int
 	y         []int8
+	ys        []float64 // y as ±1.0
+	set       []uint8   // inUp | inLow
 	alpha     []float64
 	g, gbar   []float64
 	c, qd     []float64
@@ -53,6 +65,7 @@ type solver struct {
 
 	eps       float64
 	maxIter   int
+	split     int // goroutines per long kernel column
 	shrinking bool
 	unshrink  bool
 
@@ -66,6 +79,8 @@ func newSolver(kern Kernel, poll *poller, lmax int, cacheBytes int64) *solver {
 		kern:      kern,
 		poll:      poll,
 		y:         make([]int8, lmax),
+		ys:        make([]float64, lmax),
+		set:       make([]uint8, lmax),
 		alpha:     make([]float64, lmax),
 		g:         make([]float64, lmax),
 		gbar:      make([]float64, lmax),
@@ -101,6 +116,7 @@ func (s *solver) solve(rows []int, y []int8, cp, cn float64, diag []float64, coe
 	s.cache.reset(l)
 	for i, r := range rows {
 		s.y[i] = y[i]
+		s.ys[i] = float64(y[i])
 		s.alpha[i] = 0
 		s.g[i] = -1 // G = Qα + p with α = 0, p = −e
 		s.gbar[i] = 0
@@ -111,6 +127,7 @@ func (s *solver) solve(rows []int, y []int8, cp, cn float64, diag []float64, coe
 		}
 		s.qd[i] = diag[r]
 		s.status[i] = atLower
+		s.setFlags(i)
 		s.activeSet[i] = int32(i)
 		s.gpos[i] = r
 	}
@@ -188,8 +205,12 @@ func (s *solver) column(i, n int) ([]float32, error) {
 	}
 	dst := s.kbuf[start:n]
 	row := s.gpos[i]
-	if err := s.kern.Column(row, s.gpos[start:n], dst); err != nil {
+	if err := s.callColumn(row, s.gpos[start:n], dst); err != nil {
 		s.cache.head[i] = -1 // the slot's content is not valid
+		var pe *PanicError
+		if errors.As(err, &pe) {
+			return nil, s.poll.fail(err)
+		}
 		return nil, s.poll.fail(&ColumnError{Row: row, Err: err})
 	}
 	yi := s.y[i]
@@ -211,22 +232,60 @@ func (s *solver) column(i, n int) ([]float32, error) {
 	return col[:n], nil
 }
 
+// minSplit is the shortest column worth splitting across goroutines: a
+// goroutine costs about a microsecond, a kernel value tens of nanoseconds.
+const minSplit = 1024
+
+// callColumn runs the kernel callback, on s.split goroutines when the
+// column is long: for a binary problem, where there are no pairs to run
+// side by side, the workers share each column instead.
+func (s *solver) callColumn(row int, idx []int, dst []float64) error {
+	parts := min(s.split, len(idx)/minSplit)
+	if parts <= 1 {
+		return s.kern.Column(row, idx, dst)
+	}
+	errs := make([]error, parts)
+	var wg sync.WaitGroup
+	for p := 1; p < parts; p++ {
+		lo, hi := p*len(idx)/parts, (p+1)*len(idx)/parts
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if v := recover(); v != nil {
+					errs[p] = &PanicError{Value: v, Stack: debug.Stack()}
+				}
+			}()
+			errs[p] = s.kern.Column(row, idx[lo:hi], dst[lo:hi])
+		}()
+	}
+	hi := len(idx) / parts
+	errs[0] = s.kern.Column(row, idx[:hi], dst[:hi])
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // selectWorkingSet is libsvm's WSS 3 (second order): i maximises −y_i·G_i
 // over I_up; j minimises the second-order objective decrease over I_low.
-// done reports that the maximal violation is below eps.
+// done reports that the maximal violation is below eps. The loops run on
+// v = −y·G and the I_up/I_low flags instead of libsvm's branches on y:
+// the same operations on the same values (negation and ±1 factors are
+// exact), so the same choices.
 func (s *solver) selectWorkingSet() (int, int, bool, error) {
 	n := s.active
-	y, st, g := s.y[:n], s.status[:n], s.g[:n]
+	set, ys, g := s.set[:n], s.ys[:n], s.g[:n]
 	gmax, gmax2 := math.Inf(-1), math.Inf(-1)
 	gmaxIdx, gminIdx := -1, -1
-	objDiffMin := math.Inf(1)
-	for t := range g {
-		if y[t] > 0 {
-			if st[t] != atUpper && -g[t] >= gmax {
-				gmax, gmaxIdx = -g[t], t
+	for t, f := range set {
+		if f&inUp != 0 {
+			if v := -ys[t] * g[t]; v >= gmax {
+				gmax, gmaxIdx = v, t
 			}
-		} else if st[t] != atLower && g[t] >= gmax {
-			gmax, gmaxIdx = g[t], t
 		}
 	}
 	i := gmaxIdx
@@ -237,36 +296,22 @@ func (s *solver) selectWorkingSet() (int, int, bool, error) {
 	if err != nil {
 		return 0, 0, false, err
 	}
-	qi := qi32[:n]
-	qd := s.qd[:n]
-	qdi, yi := qd[i], float64(y[i])
-	for j := range g {
-		var gradDiff, quad float64
-		if y[j] > 0 {
-			if st[j] == atLower {
-				continue
-			}
-			if g[j] >= gmax2 {
-				gmax2 = g[j]
-			}
-			gradDiff = gmax + g[j]
-			if !(gradDiff > 0) {
-				continue
-			}
-			quad = qdi + qd[j] - 2*yi*float64(qi[j])
-		} else {
-			if st[j] == atUpper {
-				continue
-			}
-			if -g[j] >= gmax2 {
-				gmax2 = -g[j]
-			}
-			gradDiff = gmax - g[j]
-			if !(gradDiff > 0) {
-				continue
-			}
-			quad = qdi + qd[j] + 2*yi*float64(qi[j])
+	qi, qd := qi32[:n], s.qd[:n]
+	qdi, twoYi := qd[i], 2*ys[i]
+	objDiffMin := math.Inf(1)
+	for j, f := range set {
+		if f&inLow == 0 {
+			continue
 		}
+		v := -ys[j] * g[j]
+		if -v >= gmax2 {
+			gmax2 = -v
+		}
+		gradDiff := gmax - v
+		if !(gradDiff > 0) {
+			continue
+		}
+		quad := qdi + qd[j] - twoYi*ys[j]*float64(qi[j])
 		if !(quad > 0) {
 			quad = tau
 		}
@@ -410,12 +455,30 @@ func (s *solver) updateStatus(i int) {
 	default:
 		s.status[i] = free
 	}
+	s.setFlags(i)
+}
+
+func (s *solver) setFlags(i int) {
+	var f uint8
+	up, low := s.status[i] != atUpper, s.status[i] != atLower
+	if s.y[i] < 0 {
+		up, low = low, up
+	}
+	if up {
+		f |= inUp
+	}
+	if low {
+		f |= inLow
+	}
+	s.set[i] = f
 }
 
 // swap exchanges positions i and j everywhere.
 func (s *solver) swap(i, j int) {
 	s.cache.swap(i, j)
 	s.y[i], s.y[j] = s.y[j], s.y[i]
+	s.ys[i], s.ys[j] = s.ys[j], s.ys[i]
+	s.set[i], s.set[j] = s.set[j], s.set[i]
 	s.g[i], s.g[j] = s.g[j], s.g[i]
 	s.status[i], s.status[j] = s.status[j], s.status[i]
 	s.alpha[i], s.alpha[j] = s.alpha[j], s.alpha[i]
