@@ -425,3 +425,28 @@ func TestModelLengths(t *testing.T) {
 		}
 	}
 }
+
+// TestRestrict fits a subset through Restrict and through a copy of the
+// subset's data: the same bits, with Support mapped back by rows.
+func TestRestrict(t *testing.T) {
+	x, y := randomProblem(13, 90, 3)
+	var rows []int
+	var sx [][]float64
+	var sy []int
+	for i := 0; i < len(x); i += 3 {
+		rows = append(rows, i)
+		sx = append(sx, x[i])
+		sy = append(sy, y[i])
+	}
+	direct, err := Fit(newGauss(sx, 1), sy, Options{C: 1, Tol: 1e-6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	viaRestrict, err := Fit(Restrict(newGauss(x, 1), rows), sy, Options{C: 1, Tol: 1e-6, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(direct, viaRestrict) {
+		t.Fatal("Restrict changed the fit")
+	}
+}

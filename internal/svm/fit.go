@@ -224,6 +224,7 @@ func Fit(kern Kernel, y []int, opt Options) (*Model, error) {
 		s := newSolver(kern, p, lmax, budget/int64(workers))
 		s.eps, s.shrinking = opt.Tol, !opt.NoShrinking
 		s.split = max(opt.Workers, 1) / workers
+		s.splitErrs = make([]error, s.split)
 		rows := make([]int, lmax)
 		ys := make([]int8, lmax)
 		for q := next(); q >= 0; q = next() {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 )
 
 // The binary solver is libsvm's Solver (Fan, Chen & Lin 2005) for C-SVC:
@@ -41,7 +42,7 @@ const tau = 1e-12
 // gradient sweep; a kernel evaluation counts as kernelWork units.
 const (
 	kernelWork = 16
-	pollWork   = 1 << 20
+	pollWork   = 1 << 19
 )
 
 // solver is one worker's workspace, reused across the subproblems it
@@ -66,6 +67,7 @@ type solver struct {
 	eps       float64
 	maxIter   int
 	split     int // goroutines per long kernel column
+	splitErrs []error
 	shrinking bool
 	unshrink  bool
 
@@ -232,37 +234,61 @@ func (s *solver) column(i, n int) ([]float32, error) {
 	return col[:n], nil
 }
 
-// minSplit is the shortest column worth splitting across goroutines: a
-// goroutine costs about a microsecond, a kernel value tens of nanoseconds.
-const minSplit = 1024
+// minSplit is the shortest column worth sharing between goroutines, and
+// splitChunk the piece they take at a time: a goroutine costs about a
+// microsecond, a kernel value tens of nanoseconds or more.
+const (
+	minSplit   = 1024
+	splitChunk = 256
+)
 
-// callColumn runs the kernel callback, on s.split goroutines when the
-// column is long: for a binary problem, where there are no pairs to run
-// side by side, the workers share each column instead.
+// callColumn runs the kernel callback, on up to s.split goroutines when
+// the column is long: for a binary problem, where there are no pairs to run
+// side by side, the workers share each column instead. The pieces are
+// handed out one at a time, so a helper that the OS does not schedule
+// soon leaves its share to the others instead of holding them up.
 func (s *solver) callColumn(row int, idx []int, dst []float64) error {
-	parts := min(s.split, len(idx)/minSplit)
-	if parts <= 1 {
+	n := len(idx)
+	if s.split <= 1 || n < minSplit {
 		return s.kern.Column(row, idx, dst)
 	}
-	errs := make([]error, parts)
+	chunks := (n + splitChunk - 1) / splitChunk
+	var next atomic.Int64
+	var failed atomic.Bool
+	work := func() error {
+		for !failed.Load() {
+			c := int(next.Add(1) - 1)
+			if c >= chunks {
+				return nil
+			}
+			lo, hi := c*splitChunk, min(n, (c+1)*splitChunk)
+			if err := s.kern.Column(row, idx[lo:hi], dst[lo:hi]); err != nil {
+				failed.Store(true)
+				return err
+			}
+		}
+		return nil
+	}
+	helpers := min(s.split, chunks) - 1
+	errs := s.splitErrs[:helpers+1]
 	var wg sync.WaitGroup
-	for p := 1; p < parts; p++ {
-		lo, hi := p*len(idx)/parts, (p+1)*len(idx)/parts
+	for h := 1; h <= helpers; h++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer func() {
 				if v := recover(); v != nil {
-					errs[p] = &PanicError{Value: v, Stack: debug.Stack()}
+					failed.Store(true)
+					errs[h] = &PanicError{Value: v, Stack: debug.Stack()}
 				}
 			}()
-			errs[p] = s.kern.Column(row, idx[lo:hi], dst[lo:hi])
+			errs[h] = work()
 		}()
 	}
-	hi := len(idx) / parts
-	errs[0] = s.kern.Column(row, idx[:hi], dst[:hi])
+	errs[0] = work()
 	wg.Wait()
-	for _, err := range errs {
+	for h, err := range errs {
+		errs[h] = nil
 		if err != nil {
 			return err
 		}
