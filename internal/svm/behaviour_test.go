@@ -316,34 +316,41 @@ func TestSplitColumns(t *testing.T) {
 }
 
 // TestNoShrinking: without shrinking the path differs but the optimum
-// does not (to the tolerance). Shrinking shows in the callback: with a
-// cache of two columns, columns are recomputed over the shrunk set only.
+// does not (to the tolerance). The solver itself tells whether shrinking
+// set variables aside.
 func TestNoShrinking(t *testing.T) {
 	const n = 600
 	x, y := randomProblem(11, n, 3)
-	k := newGauss(x, 1)
-	fit := func(noShrink bool) (*Model, int) {
-		short := 0
-		m, err := Fit(KernelFunc(func(i int, idx []int, dst []float64) error {
-			if len(idx) > 1 && len(idx) < n {
-				short++
-			}
-			return k.Column(i, idx, dst)
-		}), y, Options{C: 10, Tol: 1e-6, NoShrinking: noShrink, CacheBytes: 1})
-		if err != nil {
+	g, err := group(y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := make([]int, n)
+	ys := make([]int8, n)
+	g.fill(0, 1, rows, ys)
+	diag := make([]float64, n)
+	for i := range diag {
+		diag[i] = 1
+	}
+	var res [2]binaryResult
+	var minActive [2]int
+	for k, shrinking := range []bool{true, false} {
+		s := newSolver(newGauss(x, 1), &poller{stop: new(atomic.Bool)}, n, 1)
+		s.eps, s.maxIter, s.shrinking, s.split = 1e-6, 1<<30, shrinking, 1
+		if res[k], err = s.solve(rows, ys, 10, 10, diag, make([]float64, n)); err != nil {
 			t.Fatal(err)
 		}
-		return m, short
+		minActive[k] = s.minActive
 	}
-	a, shortA := fit(false)
-	b, shortB := fit(true)
-	if shortA == 0 || shortB != 0 {
-		t.Errorf("columns over a shrunk set: %d with shrinking, %d without", shortA, shortB)
+	if minActive[0] >= n || minActive[1] != n {
+		t.Errorf("smallest active set: %d with shrinking, %d without (of %d)", minActive[0], minActive[1], n)
 	}
-	if math.Abs(a.Intercept[0]-b.Intercept[0]) > 1e-5 || math.Abs(a.Pairs[0].Objective-b.Pairs[0].Objective) > 1e-6*math.Abs(b.Pairs[0].Objective) {
-		t.Fatalf("shrinking: b %g obj %g; none: b %g obj %g", a.Intercept[0], a.Pairs[0].Objective, b.Intercept[0], b.Pairs[0].Objective)
+	a, b := res[0], res[1]
+	if math.Abs(a.rho-b.rho) > 1e-5 || math.Abs(a.obj-b.obj) > 1e-6*math.Abs(b.obj) {
+		t.Fatalf("shrinking: rho %g obj %g; none: rho %g obj %g", a.rho, a.obj, b.rho, b.obj)
 	}
-	t.Logf("iterations %d with shrinking, %d without; intercepts %.9f %.9f", a.Iterations(), b.Iterations(), a.Intercept[0], b.Intercept[0])
+	t.Logf("iterations %d with shrinking (active set down to %d), %d without; rho %.9f %.9f",
+		a.iter, minActive[0], b.iter, a.rho, b.rho)
 }
 
 // TestVote checks libsvm's voting and tie rule on hand-made decision values.

@@ -71,8 +71,9 @@ type solver struct {
 	shrinking bool
 	unshrink  bool
 
-	iter    int
-	negCurv int
+	iter      int
+	minActive int // the smallest active set shrinking reached
+	negCurv   int
 	minCurv float64
 }
 
@@ -114,7 +115,7 @@ func (s *solver) solve(rows []int, y []int8, cp, cn float64, diag []float64, coe
 	l := len(rows)
 	s.l, s.active = l, l
 	s.unshrink = false
-	s.iter, s.negCurv, s.minCurv = 0, 0, math.Inf(1)
+	s.iter, s.negCurv, s.minCurv, s.minActive = 0, 0, math.Inf(1), l
 	s.cache.reset(l)
 	for i, r := range rows {
 		s.y[i] = y[i]
@@ -199,39 +200,46 @@ func (s *solver) loop() (bool, error) {
 }
 
 // column returns Q_i over positions [0, n), computing the uncached part
-// through the kernel callback.
+// through the kernel callback. (Copying Q_ti from other cached columns
+// would save some kernel values, but a kernel need not be symmetric to the
+// last bit, and which columns are cached depends on the budget per worker:
+// the bits of a fit would then depend on Workers.)
 func (s *solver) column(i, n int) ([]float32, error) {
 	col, start := s.cache.get(i, n)
 	if start >= n {
 		return col[:n], nil
 	}
-	dst := s.kbuf[start:n]
-	row := s.gpos[i]
-	if err := s.callColumn(row, s.gpos[start:n], dst); err != nil {
+	if err := s.compute(i, col, start, s.gpos[start:n]); err != nil {
 		s.cache.head[i] = -1 // the slot's content is not valid
-		var pe *PanicError
-		if errors.As(err, &pe) {
-			return nil, s.poll.fail(err)
-		}
-		return nil, s.poll.fail(&ColumnError{Row: row, Err: err})
-	}
-	yi := s.y[i]
-	ys := s.y[start:n]
-	out := col[start:n]
-	for t, v := range dst {
-		if !(math.Abs(v) <= math.MaxFloat32) {
-			s.cache.head[i] = -1
-			return nil, s.poll.fail(&KernelValueError{Row: row, Col: s.gpos[start+t], Value: v})
-		}
-		if ys[t] != yi {
-			v = -v
-		}
-		out[t] = float32(v)
-	}
-	if err := s.poll.add(kernelWork * (n - start)); err != nil {
 		return nil, err
 	}
 	return col[:n], nil
+}
+
+// compute calls the kernel for the training rows idx (at positions
+// start, start+1, …) and stores y_i·y_t·K as float32.
+func (s *solver) compute(i int, col []float32, start int, idx []int) error {
+	row := s.gpos[i]
+	dst := s.kbuf[:len(idx)]
+	if err := s.callColumn(row, idx, dst); err != nil {
+		var pe *PanicError
+		if errors.As(err, &pe) {
+			return s.poll.fail(err)
+		}
+		return s.poll.fail(&ColumnError{Row: row, Err: err})
+	}
+	yi := s.y[i]
+	for k, v := range dst {
+		if !(math.Abs(v) <= math.MaxFloat32) {
+			return s.poll.fail(&KernelValueError{Row: row, Col: idx[k], Value: v})
+		}
+		t := start + k
+		if s.y[t] != yi {
+			v = -v
+		}
+		col[t] = float32(v)
+	}
+	return s.poll.add(kernelWork * len(idx))
 }
 
 // minSplit is the shortest column worth sharing between goroutines, and
@@ -610,6 +618,7 @@ func (s *solver) shrink() error {
 			s.active--
 		}
 	}
+	s.minActive = min(s.minActive, s.active)
 	return s.poll.add(n)
 }
 
