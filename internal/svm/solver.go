@@ -74,7 +74,7 @@ type solver struct {
 	iter      int
 	minActive int // the smallest active set shrinking reached
 	negCurv   int
-	minCurv float64
+	minCurv   float64
 }
 
 func newSolver(kern Kernel, poll *poller, lmax int, cacheBytes int64) *solver {
