@@ -206,6 +206,16 @@ func Fit(kern Kernel, y []int, opt Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	res, err := solvePairs(kern, g, diag, &opt, stop)
+	if err != nil {
+		return nil, err
+	}
+	return assemble(g, res, diag, &opt), nil
+}
+
+// solvePairs solves the one-vs-one subproblems on the workers, each with
+// its own solver workspace and an equal share of the cache budget.
+func solvePairs(kern Kernel, g *grouping, diag []float64, opt *Options, stop *atomic.Bool) ([]binaryResult, error) {
 	pairs := g.k * (g.k - 1) / 2
 	res := make([]binaryResult, pairs)
 	workers := min(max(opt.Workers, 1), pairs)
@@ -219,9 +229,8 @@ func Fit(kern Kernel, y []int, opt Options) (*Model, error) {
 			lmax = max(lmax, g.count[a]+g.count[b])
 		}
 	}
-	run := func(w int, next func() int) error {
-		p := &poller{interrupt: opt.Interrupt, stop: stop}
-		s := newSolver(kern, p, lmax, budget/int64(workers))
+	run := func(next func() int) error {
+		s := newSolver(kern, &poller{interrupt: opt.Interrupt, stop: stop}, lmax, budget/int64(workers))
 		s.eps, s.shrinking = opt.Tol, !opt.NoShrinking
 		s.split = max(opt.Workers, 1) / workers
 		s.splitErrs = make([]error, s.split)
@@ -246,10 +255,7 @@ func Fit(kern Kernel, y []int, opt Options) (*Model, error) {
 		}
 		return nil
 	}
-	if err := runWorkers(workers, pairs, stop, run); err != nil {
-		return nil, err
-	}
-	return assemble(g, res, diag, &opt), nil
+	return res, runWorkers(workers, pairs, stop, run)
 }
 
 // fill writes the rows of the subproblem (a, b), class a first, and their
@@ -299,7 +305,7 @@ func diagonal(kern Kernel, n int, p *poller) ([]float64, error) {
 
 // runWorkers hands out pairs 0..pairs−1 to workers; with one worker it runs
 // in the caller's goroutine. The first error (not errStopped) wins.
-func runWorkers(workers, pairs int, stop *atomic.Bool, run func(w int, next func() int) error) error {
+func runWorkers(workers, pairs int, stop *atomic.Bool, run func(next func() int) error) error {
 	var counter atomic.Int64
 	next := func() int {
 		if stop.Load() {
@@ -311,7 +317,7 @@ func runWorkers(workers, pairs int, stop *atomic.Bool, run func(w int, next func
 		return -1
 	}
 	if workers == 1 {
-		return run(0, next)
+		return run(next)
 	}
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
@@ -325,7 +331,7 @@ func runWorkers(workers, pairs int, stop *atomic.Bool, run func(w int, next func
 					errs[w] = &PanicError{Value: v, Stack: debug.Stack()}
 				}
 			}()
-			if err := run(w, next); err != nil {
+			if err := run(next); err != nil {
 				stop.Store(true)
 				errs[w] = err
 			}

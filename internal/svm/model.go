@@ -111,12 +111,30 @@ func (m *Model) Converged() bool {
 // assemble builds the Model from the pairs' solutions as libsvm's
 // svm_train does, then flips the binary signs as scikit-learn does.
 func assemble(g *grouping, res []binaryResult, diag []float64, opt *Options) *Model {
-	k := g.k
-	n := len(g.perm)
-	nonzero := make([]bool, n) // by grouped position
-	m := &Model{Classes: k, NSupport: make([]int, k), Pairs: make([]Pair, len(res))}
+	m := &Model{Classes: g.k}
+	nonzero := m.pairStats(g, res, opt)
+	nzStart := m.supportLayout(g, nonzero)
+	m.coefficients(g, res, nonzero, nzStart)
+	negDiag, minDiag := 0, math.Inf(1)
+	for _, d := range diag {
+		if d < 0 {
+			negDiag++
+			minDiag = min(minDiag, d)
+		}
+	}
+	if negDiag > 0 {
+		m.Warnings = append(m.Warnings, Warning{Kind: NegativeDiagonal, A: -1, B: -1, Count: negDiag, Value: minDiag})
+	}
+	return m
+}
+
+// pairStats fills Pairs and the pairs' warnings and returns which grouped
+// positions have a non-zero coefficient in some pair.
+func (m *Model) pairStats(g *grouping, res []binaryResult, opt *Options) []bool {
+	nonzero := make([]bool, len(g.perm))
+	m.Pairs = make([]Pair, len(res))
 	for q, r := range res {
-		a, b := pairClasses(q, k)
+		a, b := pairClasses(q, g.k)
 		na := g.count[a]
 		pr := Pair{A: a, B: b, Iterations: r.iter, Objective: r.obj, Rho: r.rho, Converged: r.converged}
 		for t, c := range r.coef {
@@ -145,8 +163,15 @@ func assemble(g *grouping, res []binaryResult, diag []float64, opt *Options) *Mo
 			m.Warnings = append(m.Warnings, Warning{Kind: NegativeCurvature, A: a, B: b, Count: r.negCurv, Value: r.minCurv})
 		}
 	}
-	nzStart := make([]int, k)
-	for c := 0; c < k; c++ {
+	return nonzero
+}
+
+// supportLayout fills Support and NSupport (class by class, rows in
+// order) and returns where each class's support vectors start.
+func (m *Model) supportLayout(g *grouping, nonzero []bool) []int {
+	m.NSupport = make([]int, g.k)
+	nzStart := make([]int, g.k)
+	for c := 0; c < g.k; c++ {
 		for t := 0; t < g.count[c]; t++ {
 			if pos := g.start[c] + t; nonzero[pos] {
 				m.Support = append(m.Support, g.perm[pos])
@@ -157,7 +182,13 @@ func assemble(g *grouping, res []binaryResult, diag []float64, opt *Options) *Mo
 			nzStart[c] = nzStart[c-1] + m.NSupport[c-1]
 		}
 	}
-	total := len(m.Support)
+	return nzStart
+}
+
+// coefficients fills DualCoef and Intercept in libsvm's sv_coef layout,
+// with scikit-learn's sign for two classes (positive for class 1).
+func (m *Model) coefficients(g *grouping, res []binaryResult, nonzero []bool, nzStart []int) {
+	k, total := g.k, len(m.Support)
 	m.DualCoef = make([][]float64, k-1)
 	for i := range m.DualCoef {
 		m.DualCoef[i] = make([]float64, total)
@@ -165,38 +196,24 @@ func assemble(g *grouping, res []binaryResult, diag []float64, opt *Options) *Mo
 	m.Intercept = make([]float64, len(res))
 	sign := 1.0
 	if k == 2 {
-		sign = -1 // scikit-learn: positive for class 1
+		sign = -1
+	}
+	// copyNonzero writes the non-zero positions' coefficients of class c
+	// (coef[off:], in class order) to dst, in order.
+	copyNonzero := func(dst, coef []float64, c, off int) {
+		for t := 0; t < g.count[c]; t++ {
+			if nonzero[g.start[c]+t] {
+				dst[0] = sign * coef[off+t]
+				dst = dst[1:]
+			}
+		}
 	}
 	for q, r := range res {
 		a, b := pairClasses(q, k)
-		na := g.count[a]
-		dst := m.DualCoef[b-1][nzStart[a]:]
-		for t := 0; t < na; t++ {
-			if nonzero[g.start[a]+t] {
-				dst[0] = sign * r.coef[t]
-				dst = dst[1:]
-			}
-		}
-		dst = m.DualCoef[a][nzStart[b]:]
-		for t := 0; t < g.count[b]; t++ {
-			if nonzero[g.start[b]+t] {
-				dst[0] = sign * r.coef[na+t]
-				dst = dst[1:]
-			}
-		}
+		copyNonzero(m.DualCoef[b-1][nzStart[a]:], r.coef, a, 0)
+		copyNonzero(m.DualCoef[a][nzStart[b]:], r.coef, b, g.count[a])
 		m.Intercept[q] = -sign * r.rho
 	}
-	negDiag, minDiag := 0, math.Inf(1)
-	for _, d := range diag {
-		if d < 0 {
-			negDiag++
-			minDiag = min(minDiag, d)
-		}
-	}
-	if negDiag > 0 {
-		m.Warnings = append(m.Warnings, Warning{Kind: NegativeDiagonal, A: -1, B: -1, Count: negDiag, Value: minDiag})
-	}
-	return m
 }
 
 // Validate checks that the fields fit together (for a Model rebuilt from

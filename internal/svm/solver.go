@@ -359,8 +359,7 @@ func (s *solver) selectWorkingSet() (int, int, bool, error) {
 	return i, gminIdx, false, nil
 }
 
-// step solves the two-variable subproblem on (i, j), clipping to the box
-// as libsvm does, and updates G and Ḡ.
+// step solves the two-variable subproblem on (i, j) and updates G and Ḡ.
 func (s *solver) step(i, j int) error {
 	n := s.active
 	qi, err := s.column(i, n)
@@ -371,54 +370,15 @@ func (s *solver) step(i, j int) error {
 	if err != nil {
 		return err
 	}
-	ci, cj := s.c[i], s.c[j]
 	oldI, oldJ := s.alpha[i], s.alpha[j]
-	ai, aj := oldI, oldJ
-	gi, gj := s.g[i], s.g[j]
+	var ai, aj float64
 	if s.y[i] != s.y[j] {
-		quad := s.curvature(i, j, s.qd[i]+s.qd[j]+2*float64(qi[j]))
-		delta := (-gi - gj) / quad
-		diff := ai - aj
-		ai += delta
-		aj += delta
-		if diff > 0 {
-			if aj < 0 {
-				aj, ai = 0, diff
-			}
-		} else if ai < 0 {
-			ai, aj = 0, -diff
-		}
-		if diff > ci-cj {
-			if ai > ci {
-				ai, aj = ci, ci-diff
-			}
-		} else if aj > cj {
-			aj, ai = cj, cj+diff
-		}
+		ai, aj = s.stepOpposite(i, j, qi[j])
 	} else {
-		quad := s.curvature(i, j, s.qd[i]+s.qd[j]-2*float64(qi[j]))
-		delta := (gi - gj) / quad
-		sum := ai + aj
-		ai -= delta
-		aj += delta
-		if sum > ci {
-			if ai > ci {
-				ai, aj = ci, sum-ci
-			}
-		} else if aj < 0 {
-			aj, ai = 0, sum
-		}
-		if sum > cj {
-			if aj > cj {
-				aj, ai = cj, sum-cj
-			}
-		} else if ai < 0 {
-			ai, aj = 0, sum
-		}
+		ai, aj = s.stepSame(i, j, qi[j])
 	}
 	s.alpha[i], s.alpha[j] = ai, aj
-	dai, daj := ai-oldI, aj-oldJ
-	updateGradient(s.g[:n], qi[:n], qj[:n], dai, daj)
+	updateGradient(s.g[:n], qi[:n], qj[:n], ai-oldI, aj-oldJ)
 
 	ui, uj := s.status[i] == atUpper, s.status[j] == atUpper
 	s.updateStatus(i)
@@ -434,6 +394,60 @@ func (s *solver) step(i, j int) error {
 		}
 	}
 	return nil
+}
+
+// stepOpposite is the update for y_i ≠ y_j, where α_i − α_j is kept: the
+// unconstrained optimum along the line, then clipped to the box exactly
+// as libsvm clips it (the order of the tests decides the corner).
+func (s *solver) stepOpposite(i, j int, qij float32) (float64, float64) {
+	ci, cj := s.c[i], s.c[j]
+	ai, aj := s.alpha[i], s.alpha[j]
+	quad := s.curvature(i, j, s.qd[i]+s.qd[j]+2*float64(qij))
+	delta := (-s.g[i] - s.g[j]) / quad
+	diff := ai - aj
+	ai += delta
+	aj += delta
+	if diff > 0 {
+		if aj < 0 {
+			aj, ai = 0, diff
+		}
+	} else if ai < 0 {
+		ai, aj = 0, -diff
+	}
+	if diff > ci-cj {
+		if ai > ci {
+			ai, aj = ci, ci-diff
+		}
+	} else if aj > cj {
+		aj, ai = cj, cj+diff
+	}
+	return ai, aj
+}
+
+// stepSame is the update for y_i = y_j, where α_i + α_j is kept.
+func (s *solver) stepSame(i, j int, qij float32) (float64, float64) {
+	ci, cj := s.c[i], s.c[j]
+	ai, aj := s.alpha[i], s.alpha[j]
+	quad := s.curvature(i, j, s.qd[i]+s.qd[j]-2*float64(qij))
+	delta := (s.g[i] - s.g[j]) / quad
+	sum := ai + aj
+	ai -= delta
+	aj += delta
+	if sum > ci {
+		if ai > ci {
+			ai, aj = ci, sum-ci
+		}
+	} else if aj < 0 {
+		aj, ai = 0, sum
+	}
+	if sum > cj {
+		if aj > cj {
+			aj, ai = cj, sum-cj
+		}
+	} else if ai < 0 {
+		ai, aj = 0, sum
+	}
+	return ai, aj
 }
 
 // curvature returns the step's quadratic coefficient, replaced by tau when
