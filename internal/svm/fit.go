@@ -41,9 +41,10 @@ type Options struct {
 	// ClassWeight, when not nil, multiplies C for each class (len = k):
 	// libsvm's -wi, SVC's class_weight. See BalancedWeights.
 	ClassWeight []float64
-	// CacheBytes bounds the kernel-column cache of each worker (float32
-	// values); 0 means DefaultCacheBytes. At least two columns are always
-	// kept.
+	// CacheBytes bounds the kernel-column cache (float32 values), shared
+	// equally by the workers; 0 means DefaultCacheBytes. Each worker keeps
+	// at least two columns of its largest subproblem whatever the bound
+	// (libsvm's rule), i.e. 8·l bytes. The other memory of a fit is O(n).
 	CacheBytes int64
 	// MaxIter bounds the iterations of each binary subproblem; 0 means
 	// libsvm's max(10⁷, 100·l). A subproblem that reaches it stops with

@@ -55,6 +55,17 @@ func (k *gaussKernel) Column(i int, idx []int, dst []float64) error {
 	return nil
 }
 
+// against sets dst[j] = K(z, x_j) for every row j, by Column's method.
+func (k *gaussKernel) against(z []float64, dst []float64) {
+	nz := floats.Dot(z, z)
+	for j := range dst {
+		dst[j] = nz + k.norms[j] - 2*floats.Dot(z, k.row(j))
+	}
+	for j, d2 := range dst {
+		dst[j] = kernels.GaussOf(d2, k.sigma)
+	}
+}
+
 // eval is K(z, x_j) for an object outside the training set.
 func (k *gaussKernel) eval(z []float64, j int) float64 {
 	return math.Exp(-k.gamma * sqDist(z, k.row(j)))
