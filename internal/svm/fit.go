@@ -70,11 +70,17 @@ type poller struct {
 	work      int
 }
 
+// add counts w units of the solver's own work and polls every pollWork.
 func (p *poller) add(w int) error {
 	p.work += w
 	if p.work < pollWork {
 		return nil
 	}
+	return p.check()
+}
+
+// check polls now.
+func (p *poller) check() error {
 	p.work = 0
 	if p.stop.Load() {
 		return errStopped
@@ -297,7 +303,7 @@ func diagonal(kern Kernel, n int, p *poller) ([]float64, error) {
 		if v := d[r]; !(math.Abs(v) <= math.MaxFloat32) {
 			return nil, &KernelValueError{Row: r, Col: r, Value: v}
 		}
-		if err := p.add(kernelWork); err != nil {
+		if err := p.check(); err != nil {
 			return nil, err
 		}
 	}

@@ -38,12 +38,11 @@ const (
 // libsvm, so that the step goes to the box's edge (non-PSD kernels).
 const tau = 1e-12
 
-// Work units for interrupt polling: one unit is about one element of a
-// gradient sweep; a kernel evaluation counts as kernelWork units.
-const (
-	kernelWork = 16
-	pollWork   = 1 << 19
-)
+// pollWork is the solver's own work between interrupt polls, in elements
+// of its sweeps over the active set (about a millisecond). Kernel values
+// are polled after every callback instead: their cost is the callback's,
+// from nanoseconds (gauss) to milliseconds (string kernels of long texts).
+const pollWork = 1 << 19
 
 // solver is one worker's workspace, reused across the subproblems it
 // solves: nothing is allocated per iteration.
@@ -239,7 +238,7 @@ func (s *solver) compute(i int, col []float32, start int, idx []int) error {
 		}
 		col[t] = float32(v)
 	}
-	return s.poll.add(kernelWork * len(idx))
+	return s.poll.check()
 }
 
 // minSplit is the shortest column worth sharing between goroutines, and
