@@ -24,12 +24,13 @@ func TestFitErrors(t *testing.T) {
 	}{
 		{"one class", k, make([]int, 20), ok, &ClassCountError{Classes: 1}},
 		{"no rows", k, nil, ok, &ClassCountError{Classes: 0}},
-		{"negative label", k, append([]int{-1}, y[1:]...), ok, &LabelError{Row: 0, Label: -1}},
+		{"negative label", k, append([]int{-1}, y[1:]...), ok, &LabelError{Problem: NegativeLabel, Row: 0, Label: -1}},
+		{"huge label", k, append([]int{1 << 40}, y[1:]...), ok, &LabelError{Problem: LabelTooLarge, Row: 0, Label: 1 << 40, Classes: 20}},
 		{"empty class", k, func() []int {
 			z := append([]int(nil), y...)
 			z[0] = 3 // classes 0, 1, 3: class 2 has no rows
 			return z
-		}(), ok, &LabelError{Row: -1, Label: 2, Classes: 4, Empty: true}},
+		}(), ok, &LabelError{Problem: EmptyClass, Row: -1, Label: 2, Classes: 4}},
 		{"C zero", k, y, with(func(o *Options) { o.C = 0 }), &ParamError{Name: "C", Value: 0, Allowed: "a finite number > 0"}},
 		{"C negative", k, y, with(func(o *Options) { o.C = -1 }), &ParamError{Name: "C", Value: -1, Allowed: "a finite number > 0"}},
 		{"C inf", k, y, with(func(o *Options) { o.C = math.Inf(1) }), &ParamError{Name: "C", Value: math.Inf(1), Allowed: "a finite number > 0"}},

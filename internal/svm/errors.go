@@ -12,18 +12,34 @@ func (e *ClassCountError) Error() string {
 	return fmt.Sprintf("svm: the labels hold %d class(es); at least 2 are needed", e.Classes)
 }
 
-// LabelError is a label outside [0, Classes): labels are class indices
-// 0..k−1, with k = the largest label + 1, and every class must have a row.
+// LabelError is a label that is not a class index: labels are 0..k−1,
+// with k = the largest label + 1, and every class must have a row (so
+// k ≤ n).
 type LabelError struct {
-	Row     int // training row of the bad label, or −1 when Class is empty
-	Label   int // the label (for an empty class: that class index)
-	Classes int // k
-	Empty   bool
+	Problem LabelProblem
+	Row     int // the row of the bad label, or −1 for EmptyClass
+	Label   int // the label (for EmptyClass, the class without rows)
+	Classes int // k, for EmptyClass; n (the number of rows) for LabelTooLarge
 }
 
+// LabelProblem says what is wrong with a label.
+type LabelProblem int
+
+const (
+	// NegativeLabel: a label below 0.
+	NegativeLabel LabelProblem = iota + 1
+	// LabelTooLarge: a label ≥ n, which would leave a class without rows.
+	LabelTooLarge
+	// EmptyClass: a class index below the largest label that no row has.
+	EmptyClass
+)
+
 func (e *LabelError) Error() string {
-	if e.Empty {
+	switch e.Problem {
+	case EmptyClass:
 		return fmt.Sprintf("svm: class %d of 0..%d has no rows; labels must be class indices with every class present", e.Label, e.Classes-1)
+	case LabelTooLarge:
+		return fmt.Sprintf("svm: label %d of row %d is not below the number of rows (%d); labels must be class indices 0..k−1 with every class present", e.Label, e.Row, e.Classes)
 	}
 	return fmt.Sprintf("svm: label %d of row %d is negative; labels must be class indices 0..k−1", e.Label, e.Row)
 }

@@ -136,7 +136,10 @@ func group(y []int) (*grouping, error) {
 	k := 0
 	for r, c := range y {
 		if c < 0 {
-			return nil, &LabelError{Row: r, Label: c}
+			return nil, &LabelError{Problem: NegativeLabel, Row: r, Label: c}
+		}
+		if c >= len(y) {
+			return nil, &LabelError{Problem: LabelTooLarge, Row: r, Label: c, Classes: len(y)}
 		}
 		k = max(k, c+1)
 	}
@@ -155,7 +158,7 @@ func group(y []int) (*grouping, error) {
 	}
 	for c, n := range g.count {
 		if n == 0 {
-			return nil, &LabelError{Row: -1, Label: c, Classes: k, Empty: true}
+			return nil, &LabelError{Problem: EmptyClass, Row: -1, Label: c, Classes: k}
 		}
 		if c > 0 {
 			g.start[c] = g.start[c-1] + g.count[c-1]
