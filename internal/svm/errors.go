@@ -108,3 +108,13 @@ type PanicError struct {
 func (e *PanicError) Error() string {
 	return fmt.Sprintf("svm: panic in a solver worker: %v", e.Value)
 }
+
+var (
+	_ error = (*ClassCountError)(nil)
+	_ error = (*LabelError)(nil)
+	_ error = (*ParamError)(nil)
+	_ error = (*KernelValueError)(nil)
+	_ error = (*ColumnError)(nil)
+	_ error = (*LengthError)(nil)
+	_ error = (*PanicError)(nil)
+)

@@ -2,10 +2,11 @@ package svm
 
 import "sync"
 
-// Restrict returns the kernel of the rows rows of k: its object i is k's
-// object rows[i]. A fit on a subset (a cross-validation fold) uses it
-// with the subset's labels; the fit's Support then indexes rows. Like k,
-// it may be called concurrently.
+// Restrict returns k seen through rows: object i of the result is object
+// rows[i] of k. A fit on a subset of the rows (a cross-validation fold)
+// passes it with the subset's labels; the fit's Support then holds
+// positions in rows (row rows[s] of k). It is as safe for concurrent use
+// as k.
 func Restrict(k Kernel, rows []int) Kernel {
 	return &restricted{k: k, rows: rows}
 }
