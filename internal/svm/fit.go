@@ -44,7 +44,7 @@ type Options struct {
 	// CacheBytes bounds the kernel-column cache (float32 values), shared
 	// equally by the workers; 0 means DefaultCacheBytes. Each worker keeps
 	// at least two columns of its largest subproblem whatever the bound
-	// (libsvm's rule), i.e. 8·l bytes. The other memory of a fit is O(n).
+	// (libsvm's rule), i.e. 8·l bytes. The rest of a fit's memory is O(k·n).
 	CacheBytes int64
 	// MaxIter bounds the iterations of each binary subproblem; 0 means
 	// libsvm's max(10⁷, 100·l). A subproblem that reaches it stops with
