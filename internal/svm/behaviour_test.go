@@ -458,3 +458,15 @@ func TestRestrict(t *testing.T) {
 		t.Fatal("Restrict changed the fit")
 	}
 }
+
+func TestPairClasses(t *testing.T) {
+	q := 0
+	for a := 0; a < 5; a++ {
+		for b := a + 1; b < 5; b++ {
+			if ga, gb := pairClasses(q, 5); ga != a || gb != b {
+				t.Fatalf("pair %d: (%d, %d), want (%d, %d)", q, ga, gb, a, b)
+			}
+			q++
+		}
+	}
+}

@@ -285,13 +285,12 @@ func (g *grouping) fill(a, b int, rows []int, ys []int8) int {
 
 // pairClasses returns the classes (a, b) of pair q.
 func pairClasses(q, k int) (int, int) {
-	for a := 0; ; a++ {
-		if n := k - 1 - a; q < n {
-			return a, a + 1 + q
-		} else {
-			q -= n
-		}
+	a := 0
+	for q >= k-1-a {
+		q -= k - 1 - a
+		a++
 	}
+	return a, a + 1 + q
 }
 
 // diagonal returns K(x_r, x_r) for every row.
