@@ -57,8 +57,10 @@ type Options struct {
 	// fewer subproblems than workers (two classes), the pieces of each
 	// long kernel column. Results are the same bits for any value.
 	Workers int
-	// Interrupt, when not nil, is called every few milliseconds of work;
-	// a non-nil error stops Fit, which returns it.
+	// Interrupt, when not nil, is called after every kernel callback and
+	// every millisecond or so of the solver's own work, by every worker
+	// (so it must be safe for concurrent use, as context.Context.Err is);
+	// a non-nil error stops Fit, which returns it as is.
 	Interrupt func() error
 }
 
