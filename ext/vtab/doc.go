@@ -1,6 +1,7 @@
 // Package vtab holds ksql's virtual table modules (gram, kpca, kernel_map,
-// kpca_eigen), written once against the driver-neutral host.Module and
-// registered with host.RegisterModule from init.
+// kpca_eigen), written once against the driver-neutral host.Module. Each
+// is an exported value (Gram, KPCA, ...) that the declared list in
+// ext/catalog names, beside the setting they read, MaxGramBytes.
 //
 // # Sources
 //

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	_ "github.com/ksql/ksql/ext/functions" // defines the settings read here (max_dp_cells, max_gram_bytes)
 	"github.com/ksql/ksql/ext/host"
 	"github.com/ksql/ksql/internal/kernels"
 )
@@ -377,7 +376,7 @@ func objExcerpt(v any) string {
 // gramOptions binds a parallel kernel computation to the connection: its
 // interrupt and its string-kernel bound.
 func gramOptions(c *host.Conn) kernels.GramOptions {
-	return kernels.GramOptions{Interrupt: c.Err, MaxCells: c.Config.Get("max_dp_cells")}
+	return kernels.GramOptions{Interrupt: c.Err, MaxCells: host.MaxDPCells.Get(c)}
 }
 
 func asPair(err error) (*kernels.PairError, bool) {
