@@ -13,11 +13,23 @@ var (
 	// Gram is gram(row_id, col_id, value).
 	Gram host.Module = gramModule{}
 	// KPCA is kpca(id, pc1, …, pck, input HIDDEN).
-	KPCA host.Module = kpcaModule{}
+	KPCA = newModelModule(&kpcaKind)
 	// KernelMap is kernel_map(id, vector, input HIDDEN).
-	KernelMap host.Module = mapModule{}
+	KernelMap = newModelModule(&mapKind)
 	// KPCAEigen is the table-valued function kpca_eigen(name).
 	KPCAEigen host.Eponymous = eigenModule{}
+)
+
+var (
+	_ host.Module    = gramModule{}
+	_ host.Module    = modelModule{}
+	_ host.Eponymous = eigenModule{}
+	_ host.Table     = (*gramTable)(nil)
+	_ host.Table     = (*modelTable)(nil)
+	_ host.Table     = (*eigenTable)(nil)
+	_ host.Cursor    = (*gramCursor)(nil)
+	_ host.Cursor    = (*modelCursor)(nil)
+	_ host.Cursor    = (*eigenCursor)(nil)
 )
 
 // MaxGramBytes bounds every n×n matrix a module builds.

@@ -145,6 +145,10 @@ func (m *Model) Projection(i int, dst []float64) []float64 {
 	return dst
 }
 
+// ProjectionAt returns coordinate j of training object i, as Projection
+// does, without a slice.
+func (m *Model) ProjectionAt(i, j int) float64 { return m.proj[i*m.k+j] }
+
 // Project writes into dst (length k; allocated if nil) the coordinates of
 // a new object z, given kz[b] = k(basis_b, z) for the model's basis objects
 // (BasisSize values, in training order). For an exact model it is
