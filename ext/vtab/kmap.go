@@ -44,19 +44,17 @@ func configureMap(opts options) (model, error) {
 func (m *mapModel) columns() []string { return []string{"vector BLOB"} }
 
 func (m *mapModel) fit(f *fitting) (fitted, error) {
-	n := len(f.objs())
-	if need, max := kpca.ExactBytes(n), f.maxBytes(); need > max {
-		return nil, fmt.Errorf("the exact map of %d objects needs a %d×%d Gram matrix (%s), more than max_gram_bytes = %d; "+
+	K, err := f.gram(func(n int, need, max int64) error {
+		return fmt.Errorf("the exact map of %d objects needs a %d×%d Gram matrix (%s), more than max_gram_bytes = %d; "+
 			"raise it with SELECT ksql_config('max_gram_bytes', N), or approximate: kpca(..., method=nystrom) or rff_embed(...)",
 			n, n, n, sizeText(need), max)
-	}
-	K, err := gramMatrix(f.hc, f.spec(), f.snap)
+	})
 	if err != nil {
 		return nil, err
 	}
-	fm, err := kpca.FitMap(K, kpca.MapOptions{RelTol: m.relTol, Interrupt: f.err})
+	fm, err := K.FitMap(kpca.MapOptions{RelTol: m.relTol, Interrupt: f.err})
 	if err != nil {
-		return nil, fitError(err)
+		return nil, f.fitError(err)
 	}
 	return &mapFit{m: fm, basis: f.objs()}, nil
 }

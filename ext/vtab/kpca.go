@@ -3,15 +3,11 @@ package vtab
 import (
 	"errors"
 	"fmt"
-	"math"
-	"runtime"
 	"strconv"
 	"strings"
 
-	"github.com/ksql/ksql/ext/host"
 	"github.com/ksql/ksql/internal/kernels"
 	"github.com/ksql/ksql/internal/kpca"
-	"gonum.org/v1/gonum/mat"
 )
 
 // kpcaKind is kpca(id, pc1..pck, input HIDDEN): kernel PCA of a source.
@@ -96,53 +92,26 @@ func (m *kpcaModel) fit(f *fitting) (fitted, error) {
 	if m.nystrom {
 		return m.fitNystrom(f)
 	}
-	n := len(f.objs())
-	if need, max := kpca.ExactBytes(n), f.maxBytes(); need > max {
-		return nil, fmt.Errorf("the exact method on %d objects needs a %d×%d Gram matrix (%s), more than max_gram_bytes = %d; "+
+	K, err := f.gram(func(n int, need, max int64) error {
+		return fmt.Errorf("the exact method on %d objects needs a %d×%d Gram matrix (%s), more than max_gram_bytes = %d; "+
 			"raise it with SELECT ksql_config('max_gram_bytes', N), or use method=nystrom (with landmarks=m) for an approximation in O(n·m) memory",
 			n, n, n, sizeText(need), max)
-	}
-	K, err := gramMatrix(f.hc, f.spec(), f.snap)
+	})
 	if err != nil {
 		return nil, err
 	}
-	model, err := kpca.Fit(K, kpca.Options{Components: m.k, Interrupt: f.err})
+	model, err := K.Fit(kpca.Options{Components: m.k, Interrupt: f.err})
 	if err != nil {
-		return nil, fitError(err)
+		return nil, f.fitError(kpcaError(err))
 	}
 	return &kpcaFit{model: model, basis: f.objs()}, nil
-}
-
-// gramMatrix computes the Gram matrix of the snapshot's objects (upper
-// triangle, as the kpca package reads it), in storage from kpca.NewGram,
-// which the fit recycles.
-func gramMatrix(hc *host.Conn, spec *kernels.Spec, snap *snapshot) (*mat.SymDense, error) {
-	n := len(snap.objs)
-	K := kpca.NewGram(n)
-	data := K.RawSymmetric().Data
-	if err := spec.Gram(snap.objs, data, gramOptions(hc)); err != nil {
-		return nil, pairError(snap, err)
-	}
-	for i := 0; i < n; i++ {
-		for j, v := range data[i*n+i : (i+1)*n] {
-			if math.IsInf(v, 0) || math.IsNaN(v) {
-				return nil, pairError(snap, &kernels.PairError{Row: i, Col: i + j, Err: nonFinite(v)})
-			}
-		}
-	}
-	return K, nil
-}
-
-// nonFinite explains a kernel value that a fit cannot use.
-func nonFinite(v float64) error {
-	return fmt.Errorf("the kernel value is %v; a fit needs finite values (raw string kernels overflow on long texts: use normalize(...) or gauss(sigma=..., over=...))", v)
 }
 
 func (m *kpcaModel) fitNystrom(f *fitting) (fitted, error) {
 	n := len(f.objs())
 	landmarks, err := kpca.SampleLandmarks(n, m.landmarks, m.seed)
 	if err != nil {
-		return nil, fitError(err)
+		return nil, f.fitError(kpcaError(err))
 	}
 	nl := len(landmarks)
 	if need, max := kpca.NystromBytes(n, nl, m.k), f.maxBytes(); need > max {
@@ -153,43 +122,41 @@ func (m *kpcaModel) fitNystrom(f *fitting) (fitted, error) {
 	for l, i := range landmarks {
 		basis[l] = f.objs()[i]
 	}
-	opt := gramOptions(f.hc)
-	workers := runtime.GOMAXPROCS(0)
-	wss := make([]kernels.Workspace, workers)
-	for w := range wss {
-		wss[w] = kernels.Workspace{MaxCells: opt.MaxCells, Check: f.hc.Err}
-	}
-	objs, marks := f.spec().Prepare(f.objs()), f.spec().Prepare(basis)
-	row := func(w, i int, dst []float64) error {
-		for l := range dst {
-			v, err := objs.Eval(i, marks, l, &wss[w])
-			if err == nil && (math.IsInf(v, 0) || math.IsNaN(v)) {
-				err = nonFinite(v)
-			}
-			if err != nil {
-				return f.objError(i, landmarks[l], err)
-			}
-			dst[l] = v
-		}
-		return nil
-	}
-	model, err := kpca.FitNystrom(n, landmarks, row, kpca.Options{Components: m.k, Interrupt: f.err, Workers: workers})
+	C, err := f.cross(basis, landmarks)
 	if err != nil {
-		return nil, fitError(err)
+		return nil, err
+	}
+	model, err := kpca.FitNystromMatrix(C, landmarks, kpca.Options{Components: m.k, Interrupt: f.err})
+	if err != nil {
+		return nil, f.fitError(kpcaError(err))
 	}
 	return &kpcaFit{model: model, basis: basis}, nil
 }
 
-// fitError keeps interrupts recognisable and passes the kpca package's
-// messages on, which already say what was wrong and what is allowed.
-func fitError(err error) error {
-	if errors.Is(err, host.ErrInterrupted) {
-		return host.ErrInterrupted
+// kpcaError words the kpca package's *ComponentsError in the module's
+// arguments; other errors pass.
+func kpcaError(err error) error {
+	var ce *kpca.ComponentsError
+	if !errors.As(err, &ce) {
+		return err
 	}
-	if errors.Is(err, kpca.ErrNoObjects) {
-		return errors.New("the source has no rows; there is nothing to fit")
+	return fitFailure{componentsError(ce)}
+}
+
+func componentsError(e *kpca.ComponentsError) error {
+	switch {
+	case e.Requested <= 0:
+		return fmt.Errorf("components=%d: at least 1 component is needed", e.Requested)
+	case e.TooFewLandmarks():
+		return fmt.Errorf("components=%d but there are only %d landmarks (at most %d components with method=nystrom; raise landmarks)",
+			e.Requested, e.Landmarks, e.Landmarks)
+	case e.Rank < 0 && e.Objects == 1:
+		return fmt.Errorf("components=%d but there is only 1 object (a single object has no variance to analyse)", e.Requested)
+	case e.Rank < 0:
+		return fmt.Errorf("components=%d but there are only %d objects (at most %d components: centring removes one dimension)",
+			e.Requested, e.Objects, e.Objects-1)
 	}
-	return fitFailure{err}
+	return fmt.Errorf("components=%d but %s", e.Requested, e.RankText())
 }
 
 func (f *kpcaFit) stored(o int, dst []any) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ksql/ksql/ext/host"
 	"github.com/ksql/ksql/internal/kernels"
+	"github.com/ksql/ksql/internal/kpca"
 )
 
 // This file is the core every model table shares (kpca, kernel_map, and
@@ -264,9 +265,61 @@ func (f *fitting) err() error { return f.hc.Err() }
 // maxBytes is max_gram_bytes, the bound on any fit's large matrices.
 func (f *fitting) maxBytes() int64 { return maxGramBytes(f.hc) }
 
+// gram returns the exact Gram matrix of the objects (upper triangle), in
+// recycled storage that its Fit or FitMap consumes. tooBig words the error
+// when the matrix would exceed max_gram_bytes.
+func (f *fitting) gram(tooBig func(n int, need, max int64) error) (*kpca.Gram, error) {
+	n := len(f.snap.objs)
+	if need, max := kpca.ExactBytes(n), f.maxBytes(); need > max {
+		return nil, tooBig(n, need, max)
+	}
+	K := kpca.NewGram(n)
+	if err := f.src.spec.Gram(f.snap.objs, K.Upper(), gramOptions(f.hc)); err != nil {
+		K.Release()
+		return nil, pairError(f.snap, err)
+	}
+	return K, nil
+}
+
+// cross returns the n×m kernel values of the objects against basis,
+// computed in parallel; cols[l] is the object index of basis[l], to name
+// rows in errors.
+func (f *fitting) cross(basis []kernels.Object, cols []int) ([]float64, error) {
+	C := make([]float64, len(f.snap.objs)*len(basis))
+	if err := f.src.spec.Cross(f.snap.objs, basis, C, gramOptions(f.hc)); err != nil {
+		if pe, ok := asPair(err); ok {
+			return nil, f.objError(pe.Row, cols[pe.Col], pe.Err)
+		}
+		return nil, err
+	}
+	return C, nil
+}
+
 // objError names the rows of a failed evaluation between objects a and b.
 func (f *fitting) objError(a, b int, err error) error {
 	return pairError(f.snap, &kernels.PairError{Row: a, Col: b, Err: err})
+}
+
+// fitError words the error of a fit's internal package for the module:
+// interrupts stay recognisable, a non-finite kernel value
+// (kpca.NonFiniteError) names its rows, and any other error is one of the
+// method itself, cached with the content (fitFailure). A model words its
+// own errors first (as kpcaError does) and wraps them in fitFailure.
+func (f *fitting) fitError(err error) error {
+	var nf *kpca.NonFiniteError
+	var ff fitFailure
+	switch {
+	case errors.Is(err, host.ErrInterrupted):
+		return host.ErrInterrupted
+	case errors.Is(err, kpca.ErrNoObjects):
+		return errors.New("the source has no rows; there is nothing to fit")
+	case errors.As(err, &nf):
+		return f.objError(nf.Row, nf.Col, fmt.Errorf("the kernel value is %v; a fit needs finite values "+
+			"(raw string kernels overflow on long texts: use normalize(...) or gauss(sigma=..., over=...))", nf.Value))
+	case errors.As(err, &ff):
+		return err // already worded by the model
+	}
+	return fitFailure{err}
 }
 
 // newObject is an object given through the hidden input column.
