@@ -86,6 +86,12 @@ func (c *sourceCursor) Column(col int) (any, error) {
 func (c *sourceCursor) Rowid() (int64, error) { return int64(c.i), nil }
 func (c *sourceCursor) Close() error          { return nil }
 
+var (
+	_ host.Module = sourceModule{}
+	_ host.Table  = (*sourceTable)(nil)
+	_ host.Cursor = (*sourceCursor)(nil)
+)
+
 // The test module joins the declared list before any connection opens.
 func init() {
 	catalog.Extension.Modules = append(catalog.Extension.Modules, host.ModuleEntry{Name: "ksql_test_source", Module: sourceModule{}})
