@@ -336,11 +336,7 @@ func (s *source) read(c *host.Conn, prev *snapshot) (*snapshot, error) {
 	if prev != nil && prev.hash == sum {
 		return prev, nil
 	}
-	raw := make([][]any, len(flat)/width)
-	for r := range raw {
-		raw[r] = flat[r*width : (r+1)*width : (r+1)*width]
-	}
-	snap, err := s.build(raw)
+	snap, err := s.build(flat, width)
 	if err != nil {
 		return nil, err
 	}
@@ -351,17 +347,19 @@ func (s *source) read(c *host.Conn, prev *snapshot) (*snapshot, error) {
 // build checks the ids and decodes the objects. NULL and duplicate ids are
 // errors (a row could not be named); a NULL object leaves its row out of
 // every computation, with NULL results.
-func (s *source) build(raw [][]any) (*snapshot, error) {
-	n := len(raw)
+func (s *source) build(flat []any, width int) (*snapshot, error) {
+	n := len(flat) / width
+	row := func(r int) []any { return flat[r*width : (r+1)*width] }
 	snap := &snapshot{ids: make([]any, n), obj: make([]int, n), byID: make(map[idKey]int, n), extra: make([][]any, len(s.extra))}
 	for i := range snap.extra {
 		snap.extra[i] = make([]any, n)
-		for r, v := range raw {
-			snap.extra[i][r] = v[2+i]
+		for r := range n {
+			snap.extra[i][r] = row(r)[2+i]
 		}
 	}
 	dim, dimRow := -1, 0
-	for r, v := range raw {
+	for r := range n {
+		v := row(r)
 		id := v[0]
 		k, ok := keyOf(id)
 		if !ok {
@@ -385,7 +383,7 @@ func (s *source) build(raw [][]any) (*snapshot, error) {
 				dim, dimRow = d, r
 			} else if d != dim {
 				return nil, fmt.Errorf("row id %s has a vector of %d elements but row id %s has %d; all vectors must have the same length",
-					idText(id), d, idText(raw[dimRow][0]), dim)
+					idText(id), d, idText(row(dimRow)[0]), dim)
 			}
 		}
 		snap.obj[r] = len(snap.objs)
