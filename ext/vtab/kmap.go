@@ -2,8 +2,6 @@ package vtab
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/ksql/ksql/ext/host"
 	"github.com/ksql/ksql/internal/kernels"
@@ -28,17 +26,9 @@ type mapFit struct {
 }
 
 func configureMap(opts options) (model, error) {
-	m := &mapModel{}
-	if v, ok, err := opts.text("tol"); err != nil {
-		return nil, err
-	} else if ok {
-		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || !(f > 0 && f < 1) {
-			return nil, fmt.Errorf("tol=%s: allowed a number between 0 and 1 (exclusive), the pseudo-inverse tolerance relative to the largest eigenvalue", v)
-		}
-		m.relTol = f
-	}
-	return m, nil
+	tol, err := opts.real("tol", 0, func(f float64) bool { return f > 0 && f < 1 },
+		"a number between 0 and 1 (exclusive), the pseudo-inverse tolerance relative to the largest eigenvalue")
+	return &mapModel{relTol: tol}, err
 }
 
 func (m *mapModel) columns() []string { return []string{"vector BLOB"} }

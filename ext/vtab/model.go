@@ -32,7 +32,7 @@ import (
 //     label=class an argument in the table= form and the third column of
 //     the query= form), and configure.
 //  2. configure(opts) → model: read the model's own arguments from opts
-//     (options.integer, options.text; the shared ones are already parsed
+//     (options.integer, options.real, options.text; the shared ones are already parsed
 //     and checked), refusing bad values with errors that say what is
 //     allowed. It must not touch the database.
 //  3. The model: columns() gives the output columns after id, as in
