@@ -8,12 +8,13 @@ import (
 	"github.com/ksql/ksql/internal/kernels"
 )
 
-func init() {
-	Register(Func{Name: "kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
-		Usage: "kernel(spec, a, b)", Body: kernelFunc})
-	Register(Func{Name: "kernel_distance", MinArgs: 3, MaxArgs: 3, Deterministic: true,
-		Usage: "kernel_distance(spec, a, b)", Body: kernelDistance})
-}
+// Kernel is kernel(spec, a, b): any kernel spec.
+var Kernel = host.Func{Name: "kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
+	Usage: "kernel(spec, a, b)", Body: kernelFunc}
+
+// KernelDistance is kernel_distance(spec, a, b): the distance in feature space.
+var KernelDistance = host.Func{Name: "kernel_distance", MinArgs: 3, MaxArgs: 3, Deterministic: true,
+	Usage: "kernel_distance(spec, a, b)", Body: kernelDistance}
 
 // Spec reads argument i as a kernel spec, parsed once per distinct text.
 func Spec(args []any, i int) (*kernels.Spec, error) {
@@ -49,7 +50,7 @@ var workspaces = sync.Pool{New: func() any { return new(kernels.Workspace) }}
 // Workspace returns a pooled workspace bound to c's limits; Release it.
 func Workspace(c *host.Conn) *kernels.Workspace {
 	ws := workspaces.Get().(*kernels.Workspace)
-	ws.MaxCells = c.Config.Get("max_dp_cells")
+	ws.MaxCells = host.MaxDPCells.Get(c)
 	ws.Check = c.Err
 	return ws
 }

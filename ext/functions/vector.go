@@ -5,16 +5,21 @@ import (
 	"github.com/ksql/ksql/internal/kernels"
 )
 
-func init() {
-	Register(Func{Name: "linear_kernel", MinArgs: 2, MaxArgs: 2, Deterministic: true,
-		Usage: "linear_kernel(x, z)", Body: linearKernel})
-	Register(Func{Name: "poly_kernel", MinArgs: 3, MaxArgs: 4, Deterministic: true,
-		Usage: "poly_kernel(x, z, degree [, r])", Body: polyKernel})
-	Register(Func{Name: "gauss_kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
-		Usage: "gauss_kernel(x, z, sigma)", Body: distKernel(kernels.SqDist, kernels.GaussOf)})
-	Register(Func{Name: "laplace_kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
-		Usage: "laplace_kernel(x, z, sigma)", Body: distKernel(kernels.L1Dist, kernels.LaplaceOf)})
-}
+// LinearKernel is linear_kernel(x, z): ⟨x, z⟩.
+var LinearKernel = host.Func{Name: "linear_kernel", MinArgs: 2, MaxArgs: 2, Deterministic: true,
+	Usage: "linear_kernel(x, z)", Body: linearKernel}
+
+// PolyKernel is poly_kernel(x, z, degree [, r]): (⟨x, z⟩ + r)^degree.
+var PolyKernel = host.Func{Name: "poly_kernel", MinArgs: 3, MaxArgs: 4, Deterministic: true,
+	Usage: "poly_kernel(x, z, degree [, r])", Body: polyKernel}
+
+// GaussKernel is gauss_kernel(x, z, sigma): exp(−‖x−z‖²/(2σ²)).
+var GaussKernel = host.Func{Name: "gauss_kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
+	Usage: "gauss_kernel(x, z, sigma)", Body: distKernel(kernels.SqDist, kernels.GaussOf)}
+
+// LaplaceKernel is laplace_kernel(x, z, sigma): exp(−‖x−z‖₁/σ).
+var LaplaceKernel = host.Func{Name: "laplace_kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
+	Usage: "laplace_kernel(x, z, sigma)", Body: distKernel(kernels.L1Dist, kernels.LaplaceOf)}
 
 func linearKernel(c *host.Conn, args []any) (any, error) {
 	var x, z kernels.Vec

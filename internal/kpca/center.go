@@ -174,7 +174,7 @@ func nonFiniteEntry(a []float64, n, stride int) error {
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
 			if v := a[i*stride+j]; v-v != 0 {
-				return fmt.Errorf("Gram matrix entry (%d, %d) is %v; kernel values must be finite", i, j, v)
+				return &NonFiniteError{Row: i, Col: j, Landmark: -1, Value: v}
 			}
 		}
 	}
