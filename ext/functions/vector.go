@@ -11,9 +11,9 @@ func init() {
 	Register(Func{Name: "poly_kernel", MinArgs: 3, MaxArgs: 4, Deterministic: true,
 		Usage: "poly_kernel(x, z, degree [, r])", Body: polyKernel})
 	Register(Func{Name: "gauss_kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
-		Usage: "gauss_kernel(x, z, sigma)", Body: distKernel(kernels.SqDist, kernels.GaussOf)})
+		Usage: "gauss_kernel(x, z, sigma)", Body: distKernel(kernels.SqDist, kernels.GaussOf, gaussSigma)})
 	Register(Func{Name: "laplace_kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
-		Usage: "laplace_kernel(x, z, sigma)", Body: distKernel(kernels.L1Dist, kernels.LaplaceOf)})
+		Usage: "laplace_kernel(x, z, sigma)", Body: distKernel(kernels.L1Dist, kernels.LaplaceOf, laplaceSigma)})
 }
 
 func linearKernel(c *host.Conn, args []any) (any, error) {
@@ -31,17 +31,14 @@ func polyKernel(c *host.Conn, args []any) (any, error) {
 	if err != nil || null || AnyNull(args) {
 		return nil, err
 	}
-	deg, err := Integer(args, 2, "degree", 1, kernels.MaxDegree)
+	deg, err := KernelParam(args, 2, polyDegree)
 	if err != nil {
 		return nil, err
 	}
-	r := 1.0
+	r := polyR.Default
 	if len(args) == 4 {
-		if r, err = Number(args, 3, "r"); err != nil {
+		if r, err = KernelParam(args, 3, polyR); err != nil {
 			return nil, err
-		}
-		if r < 0 {
-			return nil, argError(3, "r", errNegativeR)
 		}
 	}
 	dot, err := finite(kernels.Dot(x, z), x, z)
@@ -51,22 +48,24 @@ func polyKernel(c *host.Conn, args []any) (any, error) {
 	return kernels.PolyOf(dot, int(deg), r), nil
 }
 
-var errNegativeR = errorString("must be ≥ 0")
-
-type errorString string
-
-func (e errorString) Error() string { return string(e) }
+// The parameters of the vector kernels, as the kernel table defines them.
+var (
+	polyDegree   = kernels.MustLookup("poly").Param("degree")
+	polyR        = kernels.MustLookup("poly").Param("r")
+	gaussSigma   = kernels.MustLookup("gauss").Param("sigma")
+	laplaceSigma = kernels.MustLookup("laplace").Param("sigma")
+)
 
 // distKernel builds gauss_kernel and laplace_kernel: a distance, then a
 // decay with sigma.
-func distKernel(dist func(a, b kernels.Vec) float64, decay func(d, sigma float64) float64) func(*host.Conn, []any) (any, error) {
+func distKernel(dist func(a, b kernels.Vec) float64, decay func(d, sigma float64) float64, sigmaParam *kernels.Param) func(*host.Conn, []any) (any, error) {
 	return func(c *host.Conn, args []any) (any, error) {
 		var x, z kernels.Vec
 		null, err := twoVectors(args, &x, &z)
 		if err != nil || null || AnyNull(args) {
 			return nil, err
 		}
-		sigma, err := Positive(args, 2, "sigma")
+		sigma, err := KernelParam(args, 2, sigmaParam)
 		if err != nil {
 			return nil, err
 		}

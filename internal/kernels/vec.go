@@ -1,7 +1,3 @@
-// Package kernels holds ksql's vector kernels, the kernel spec language
-// (parsing, type checking and evaluation of specs such as
-// "normalize(ngram(n=3))" or "0.5*gauss(sigma=1) + linear"), and Gram
-// matrix computation.
 package kernels
 
 import (

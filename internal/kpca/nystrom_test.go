@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/ksql/ksql/internal/par"
 )
 
 // TestSplitMix64 pins the generator to the published reference outputs
@@ -314,6 +316,28 @@ func TestNystromWorkers(t *testing.T) {
 	for i := range seen {
 		if seen[i].Load() != 1 {
 			t.Fatalf("row %d computed %d times", i, seen[i].Load())
+		}
+	}
+}
+
+// TestNystromWorkerPanic: a row callback that panics in one worker makes
+// FitNystrom return an error naming it, for every worker count, and the
+// process (this test) goes on.
+func TestNystromWorkerPanic(t *testing.T) {
+	X := digitsX(t)[:300]
+	L, _ := SampleLandmarks(len(X), 20, 5)
+	inner := rowFunc(X, L, gauss(2))
+	for _, workers := range []int{1, 2, 3} {
+		_, err := FitNystrom(len(X), L, func(w, i int, dst []float64) error {
+			if i == 200 {
+				panic("injected failure in row 200")
+			}
+			return inner(w, i, dst)
+		}, Options{Components: 3, Workers: workers})
+		var pe *par.PanicError
+		if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), "kpca.FitNystrom: ") ||
+			!strings.Contains(err.Error(), "injected failure in row 200") {
+			t.Errorf("workers=%d: got %v, want a panic error naming kpca.FitNystrom", workers, err)
 		}
 	}
 }
