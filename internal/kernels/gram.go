@@ -120,6 +120,7 @@ type poller struct {
 	ws    *Workspace
 	check func() error
 	count int
+	_     [40]byte // a cache line of its own
 }
 
 // parallel runs row(i) for i in [0, n) on up to opt.Workers goroutines
@@ -134,11 +135,13 @@ func (s *Spec) parallel(name string, n, cells, chunk int, opt GramOptions, row f
 	}
 	w := par.Workers(opt.Workers, n)
 	w = min(w, max(1, cells/minParallelCells))
-	pollers := make([]poller, w)
+	// One allocation per worker: pollers side by side in a slice would
+	// share a cache line, and every row writes its counter.
+	pollers := make([]*poller, w)
 	for t := range pollers {
-		pollers[t] = poller{ws: &Workspace{MaxCells: opt.MaxCells, Check: opt.Interrupt, Env: opt.Env}, check: opt.Interrupt}
+		pollers[t] = &poller{ws: &Workspace{MaxCells: opt.MaxCells, Check: opt.Interrupt, Env: opt.Env}, check: opt.Interrupt}
 	}
-	err := par.For(name, n, w, chunk, func(t, i int) error { return row(i, &pollers[t]) })
+	err := par.For(name, n, w, chunk, func(t, i int) error { return row(i, pollers[t]) })
 	if err != nil && opt.Interrupt != nil {
 		if ierr := opt.Interrupt(); ierr != nil {
 			return ierr
