@@ -11,9 +11,9 @@ func init() {
 	Register(Func{Name: "poly_kernel", MinArgs: 3, MaxArgs: 4, Deterministic: true,
 		Usage: "poly_kernel(x, z, degree [, r])", Body: polyKernel})
 	Register(Func{Name: "gauss_kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
-		Usage: "gauss_kernel(x, z, sigma)", Body: distKernel(kernels.SqDist, kernels.GaussOf, gaussSigma)})
+		Usage: "gauss_kernel(x, z, sigma)", Body: distKernel(kernels.SqDist, kernels.GaussAt, gaussSigma)})
 	Register(Func{Name: "laplace_kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
-		Usage: "laplace_kernel(x, z, sigma)", Body: distKernel(kernels.L1Dist, kernels.LaplaceOf, laplaceSigma)})
+		Usage: "laplace_kernel(x, z, sigma)", Body: distKernel(kernels.L1Dist, kernels.LaplaceAt, laplaceSigma)})
 }
 
 func linearKernel(c *host.Conn, args []any) (any, error) {
@@ -22,7 +22,11 @@ func linearKernel(c *host.Conn, args []any) (any, error) {
 	if err != nil || null {
 		return nil, err
 	}
-	return finite(kernels.Dot(x, z), x, z)
+	dot, err := finite(kernels.Dot(x, z), x, z)
+	if err != nil {
+		return nil, err
+	}
+	return kernels.LinearAt(x, z, dot), nil
 }
 
 func polyKernel(c *host.Conn, args []any) (any, error) {
@@ -45,7 +49,7 @@ func polyKernel(c *host.Conn, args []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return kernels.PolyOf(dot, int(deg), r), nil
+	return kernels.PolyAt(x, z, dot, int(deg), r), nil
 }
 
 // The parameters of the vector kernels, as the kernel table defines them.
@@ -57,8 +61,9 @@ var (
 )
 
 // distKernel builds gauss_kernel and laplace_kernel: a distance, then a
-// decay with sigma.
-func distKernel(dist func(a, b kernels.Vec) float64, decay func(d, sigma float64) float64, sigmaParam *kernels.Param) func(*host.Conn, []any) (any, error) {
+// decay with sigma (which recomputes the distance in scaled form when it
+// or sigma is at the edge of float64).
+func distKernel(dist func(a, b kernels.Vec) float64, decay func(x, z kernels.Vec, d, sigma float64) float64, sigmaParam *kernels.Param) func(*host.Conn, []any) (any, error) {
 	return func(c *host.Conn, args []any) (any, error) {
 		var x, z kernels.Vec
 		null, err := twoVectors(args, &x, &z)
@@ -73,6 +78,6 @@ func distKernel(dist func(a, b kernels.Vec) float64, decay func(d, sigma float64
 		if err != nil {
 			return nil, err
 		}
-		return decay(d, sigma), nil
+		return decay(x, z, d, sigma), nil
 	}
 }

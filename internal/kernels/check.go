@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ksql/ksql/internal/strkernel"
+	"github.com/ksql/ksql/internal/xfloat"
 )
 
 // checker turns a parsed spec into a typed kernel tree, validating every
@@ -29,48 +30,56 @@ func (c *checker) check(a *ast, depth int) (*node, error) {
 	case 'n':
 		return nil, c.errorf(a.pos, "the number %s is not a kernel; a number may only scale a kernel, as in 0.5*linear", a.name)
 	case '+':
-		return c.binary(a, opSum, depth)
+		return c.sum(a, depth)
 	case '*':
 		return c.product(a, depth)
 	}
 	return c.call(a, depth)
 }
 
-func (c *checker) binary(a *ast, o op, depth int) (*node, error) {
-	l, err := c.check(a.l, depth+1)
-	if err != nil {
-		return nil, err
+// sum checks an n-ary sum: every term of one domain.
+func (c *checker) sum(a *ast, depth int) (*node, error) {
+	n := &node{op: opSum}
+	for i, k := range a.kids {
+		kid, err := c.check(k, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 && kid.domain != n.domain {
+			return nil, c.errorf(a.ops[i], "cannot combine a %s kernel with a %s kernel", n.domain, kid.domain)
+		}
+		n.kids, n.domain = append(n.kids, kid), kid.domain
 	}
-	r, err := c.check(a.r, depth+1)
-	if err != nil {
-		return nil, err
-	}
-	if l.domain != r.domain {
-		return nil, c.errorf(a.pos, "cannot combine a %s kernel with a %s kernel", l.domain, r.domain)
-	}
-	return &node{op: o, kids: []*node{l, r}, domain: l.domain}, nil
+	return n, nil
 }
 
-// product handles c*K, K*c and K1*K2.
+// product checks an n-ary product of kernels and positive numbers (c*K,
+// K*c, K1*K2*...): the kernels multiply, the numbers scale the product.
 func (c *checker) product(a *ast, depth int) (*node, error) {
-	num, other := a.l, a.r
-	if num.kind != 'n' {
-		num, other = a.r, a.l
+	n := &node{op: opProduct, scale: xfloat.New(1)}
+	var nums []string
+	for i, k := range a.kids {
+		if k.kind == 'n' {
+			if !(k.num > 0) || math.IsInf(k.num, 0) {
+				return nil, c.errorf(k.pos, "a scale factor must be a positive finite number (got %s): only positive scaling keeps a kernel positive semi-definite", k.name)
+			}
+			n.scale, n.scaled = xfloat.Mul(n.scale, xfloat.New(k.num)), true
+			nums = append(nums, k.name)
+			continue
+		}
+		kid, err := c.check(k, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if len(n.kids) > 0 && kid.domain != n.domain {
+			return nil, c.errorf(a.ops[i], "cannot combine a %s kernel with a %s kernel", n.domain, kid.domain)
+		}
+		n.kids, n.domain = append(n.kids, kid), kid.domain
 	}
-	if num.kind != 'n' {
-		return c.binary(a, opProduct, depth)
+	if len(n.kids) == 0 {
+		return nil, c.errorf(a.pos, "%s is a number, not a kernel", strings.Join(nums, "*"))
 	}
-	if other.kind == 'n' {
-		return nil, c.errorf(a.pos, "%s*%s is a number, not a kernel", a.l.name, a.r.name)
-	}
-	if !(num.num > 0) || math.IsInf(num.num, 0) {
-		return nil, c.errorf(num.pos, "a scale factor must be a positive finite number (got %s): only positive scaling keeps a kernel positive semi-definite", num.name)
-	}
-	k, err := c.check(other, depth+1)
-	if err != nil {
-		return nil, err
-	}
-	return &node{op: opScale, scale: num.num, kids: []*node{k}, domain: k.domain}, nil
+	return n, nil
 }
 
 // params collects a call's named arguments, rejecting unknown and repeated

@@ -136,6 +136,10 @@ type Radial interface {
 	Evaluator
 	// OfSqDist returns the kernel's value at squared distance d2.
 	OfSqDist(d2 xfloat.F) xfloat.F
+	// SqDistOf returns the squared distance in the kernel's own feature
+	// space between two objects at squared distance d2,
+	// 2·(OfSqDist(0) − OfSqDist(d2)), computed without cancellation.
+	SqDistOf(d2 xfloat.F) xfloat.F
 }
 
 // Env is what a kernel may need from outside its spec text, such as the

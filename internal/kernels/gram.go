@@ -203,6 +203,9 @@ func (s *Spec) Prepare(objs []Object) *Prepared {
 	default:
 		return p
 	}
+	if s := p.kern.sigma; p.kern.op >= vecGauss && !(2*s*s >= sigmaLo && 2*s*s <= sigmaHi && s >= sigmaLo) {
+		return p // a σ whose square leaves float64: the scaled forms
+	}
 	for i := range objs {
 		if objs[i].isStr {
 			return p // the general path reports the error
@@ -260,9 +263,15 @@ func (p *Prepared) Eval(i int, q *Prepared, j int, ws *Workspace) (float64, erro
 	if a.F32 == nil && b.F32 == nil {
 		switch k.op {
 		case vecLinear:
-			return floats.Dot(a.F64, b.F64), nil
+			if v := floats.Dot(a.F64, b.F64); v == v {
+				return v, nil
+			}
+			return DotX(a, b).Float64(), nil // Inf − Inf inside: the scaled form
 		case vecPoly:
-			return PolyOf(floats.Dot(a.F64, b.F64), k.degree, k.r), nil
+			if v := floats.Dot(a.F64, b.F64); v == v {
+				return PolyOf(v, k.degree, k.r), nil
+			}
+			return PolyX(a, b, k.degree, k.r).Float64(), nil
 		case vecGauss:
 			var d2 float64
 			if p.norms != nil && q.norms != nil {

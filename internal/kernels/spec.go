@@ -2,7 +2,6 @@ package kernels
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -30,12 +29,11 @@ func (d Domain) String() string {
 type op int
 
 const (
-	opLeaf op = iota // a kernel of the definition table
-	opNormalize
-	opOver // a Radial leaf over K's feature-space distance
-	opSum
-	opScale
-	opProduct
+	opLeaf      op = iota // a kernel of the definition table
+	opNormalize           // normalize(K)
+	opOver                // a Radial leaf over K's feature-space distance
+	opSum                 // K1 + K2 + ...
+	opProduct             // c * K1 * K2 * ...
 )
 
 // node is one checked kernel in a spec's tree.
@@ -44,7 +42,8 @@ type node struct {
 	ev     Evaluator      // opLeaf
 	unit   strkernel.Unit // opLeaf of the string domain
 	radial Radial         // opOver
-	scale  float64        // opScale
+	scale  xfloat.F       // opProduct: the product of its numbers
+	scaled bool           // opProduct: it has numbers
 	kids   []*node
 	domain Domain
 }
@@ -226,91 +225,4 @@ func (s *Spec) checkArgs(a, b *Object) error {
 func (s *Spec) EvalFloat(a, b *Object, ws *Workspace) (float64, error) {
 	v, err := s.Eval(a, b, ws)
 	return v.Float64(), err
-}
-
-// Distance returns sqrt(K(a,a) − 2K(a,b) + K(b,b)), the distance in the
-// kernel's feature space; rounding below zero is clamped to 0.
-func (s *Spec) Distance(a, b *Object, ws *Workspace) (float64, error) {
-	d, err := s.sqDist(a, b, ws)
-	if err != nil {
-		return 0, err
-	}
-	return xfloat.Sqrt(d).Float64(), nil
-}
-
-func (s *Spec) sqDist(a, b *Object, ws *Workspace) (xfloat.F, error) {
-	if err := s.checkArgs(a, b); err != nil {
-		return xfloat.F{}, err
-	}
-	return s.root.sqDist(a, b, ws)
-}
-
-// withSelf returns K(a,b), K(a,a) and K(b,b), which normalize and the
-// feature-space distance both need.
-func (n *node) withSelf(a, b *Object, ws *Workspace) (kab, kaa, kbb xfloat.F, err error) {
-	if kab, err = n.eval(a, b, ws); err != nil {
-		return
-	}
-	if kaa, err = n.eval(a, a, ws); err != nil {
-		return
-	}
-	kbb, err = n.eval(b, b, ws)
-	return
-}
-
-func (n *node) sqDist(a, b *Object, ws *Workspace) (xfloat.F, error) {
-	kab, kaa, kbb, err := n.withSelf(a, b, ws)
-	if err != nil {
-		return xfloat.F{}, err
-	}
-	d := xfloat.Add(xfloat.Sub(kaa, xfloat.Scale(2, kab)), kbb)
-	if d.M < 0 || math.IsNaN(d.M) {
-		return xfloat.F{}, nil
-	}
-	return d, nil
-}
-
-func (n *node) eval(a, b *Object, ws *Workspace) (xfloat.F, error) {
-	switch n.op {
-	case opLeaf:
-		return n.ev.Eval(a, b, ws)
-	case opNormalize:
-		return n.normalize(a, b, ws)
-	case opOver:
-		d, err := n.kids[0].sqDist(a, b, ws)
-		if err != nil {
-			return xfloat.F{}, err
-		}
-		return n.radial.OfSqDist(d), nil
-	case opScale:
-		v, err := n.kids[0].eval(a, b, ws)
-		return xfloat.Scale(n.scale, v), err
-	case opSum, opProduct:
-		l, err := n.kids[0].eval(a, b, ws)
-		if err != nil {
-			return l, err
-		}
-		r, err := n.kids[1].eval(a, b, ws)
-		if err != nil {
-			return r, err
-		}
-		if n.op == opSum {
-			return xfloat.Add(l, r), nil
-		}
-		return xfloat.Mul(l, r), nil
-	}
-	panic("kernels: unknown op")
-}
-
-func (n *node) normalize(a, b *Object, ws *Workspace) (xfloat.F, error) {
-	kab, kaa, kbb, err := n.kids[0].withSelf(a, b, ws)
-	if err != nil {
-		return xfloat.F{}, err
-	}
-	if kaa.M <= 0 || kbb.M <= 0 {
-		// An object with no features (a string shorter than n under
-		// ngram(n), a zero vector under linear) is orthogonal to all.
-		return xfloat.F{}, nil
-	}
-	return xfloat.Div(kab, xfloat.Sqrt(xfloat.Mul(kaa, kbb))), nil
 }
