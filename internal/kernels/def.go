@@ -37,6 +37,7 @@ type Def struct {
 
 // Example is one line of a kernel's help: a spec and what it computes.
 type Example struct {
+	// Spec is a spec calling the kernel; Meaning says what it computes.
 	Spec, Meaning string
 }
 
@@ -57,8 +58,11 @@ const (
 
 // Param is one parameter of a kernel.
 type Param struct {
-	Name     string
-	Kind     ParamKind
+	// Name is the argument's name in a spec (name=value), an identifier.
+	Name string
+	// Kind is the type of its value.
+	Kind ParamKind
+	// Required parameters have no default: a spec must give them.
 	Required bool
 	// Default is the value of an absent Int or Real parameter that is not
 	// Required (it need not be in range: subseq's p=0 means "all lengths").
@@ -75,7 +79,9 @@ type Param struct {
 // RangeError is a parameter value outside its range, with the fields
 // callers need to word it their own way.
 type RangeError struct {
+	// Param is the parameter, whose fields describe the allowed range.
 	Param *Param
+	// Value is the value given.
 	Value float64
 }
 

@@ -60,6 +60,8 @@ type Spec struct {
 // Reference is a name that a spec's kernel parameter refers to outside the
 // spec text, such as the table of rational(fst=NAME).
 type Reference struct {
+	// Kernel and Param name the leaf kernel and its parameter; Name is the
+	// name the spec gives it.
 	Kernel, Param, Name string
 }
 
