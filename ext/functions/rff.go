@@ -110,7 +110,7 @@ func rffDim(c *host.Conn, args []any) (int, error) {
 // internal/rff samples.
 func rffKernel(args []any) (rff.Kind, float64, error) {
 	if _, ok := args[2].(string); !ok {
-		sigma, err := Positive(args, 2, "sigma")
+		sigma, err := KernelParam(args, 2, gaussSigma)
 		return rff.Gauss, sigma, err
 	}
 	spec, err := Spec(args, 2)

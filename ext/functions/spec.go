@@ -2,6 +2,7 @@ package functions
 
 import (
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/ksql/ksql/ext/host"
@@ -107,4 +108,50 @@ func kernelDistance(c *host.Conn, args []any) (any, error) {
 		return nil, err
 	}
 	return v, nil
+}
+
+// KernelParam reads argument i as a value of the kernel parameter p (from
+// the kernel definition table, whose Check is the one range check of the
+// spec language and the scalar functions alike).
+func KernelParam(args []any, i int, p *kernels.Param) (float64, error) {
+	var v float64
+	switch x := args[i].(type) {
+	case int64:
+		v = float64(x)
+	case float64:
+		if p.Kind != kernels.Int && (math.IsNaN(x) || math.IsInf(x, 0)) {
+			return 0, argError(i, p.Name, fmt.Errorf("must be a finite number, got %v", x))
+		}
+		v = x
+	default:
+		if p.Kind == kernels.Int {
+			return 0, argError(i, p.Name, fmt.Errorf("must be an integer, got %s", host.TypeName(args[i])))
+		}
+		return 0, argError(i, p.Name, fmt.Errorf("must be a number, got %s", host.TypeName(args[i])))
+	}
+	if err := p.Check(v); err != nil {
+		return 0, argError(i, p.Name, fmt.Errorf("must be %s, got %v", paramBounds(p), args[i]))
+	}
+	return v, nil
+}
+
+// paramBounds words a numeric parameter's range for a scalar function's
+// error: "> 0", "≥ 0", "in (0, 1]", "a whole number from 1 to 1000".
+func paramBounds(p *kernels.Param) string {
+	switch {
+	case p.Kind == kernels.Int:
+		return fmt.Sprintf("a whole number from %d to %d", int64(p.Lo), int64(p.Hi))
+	case math.IsInf(p.Hi, 1) && p.LoOpen:
+		return fmt.Sprintf("> %v", p.Lo)
+	case math.IsInf(p.Hi, 1):
+		return fmt.Sprintf("≥ %v", p.Lo)
+	}
+	lo, hi := "[", "]"
+	if p.LoOpen {
+		lo = "("
+	}
+	if p.HiOpen {
+		hi = ")"
+	}
+	return fmt.Sprintf("in %s%v, %v%s", lo, p.Lo, p.Hi, hi)
 }

@@ -1,15 +1,20 @@
 package functions
 
 import (
-	"fmt"
 	"sync"
 
 	"github.com/ksql/ksql/ext/host"
+	"github.com/ksql/ksql/internal/kernels"
 	"github.com/ksql/ksql/internal/strkernel"
 )
 
-// maxStrParam bounds p and n, as the spec language does.
-const maxStrParam = 1 << 20
+// The parameters of the string kernels, as the kernel table defines them.
+var (
+	subseqP   = kernels.MustLookup("subseq").Param("p")
+	sskP      = kernels.MustLookup("ssk").Param("p")
+	sskLambda = kernels.MustLookup("ssk").Param("lambda")
+	ngramN    = kernels.MustLookup("ngram").Param("n")
+)
 
 // SubseqKernel is subseq_kernel(s, t [, p]): the all-subsequences kernel.
 var SubseqKernel = host.Func{Name: "subseq_kernel", MinArgs: 2, MaxArgs: 3, Deterministic: true,
@@ -26,7 +31,7 @@ var NGramKernel = host.Func{Name: "ngram_kernel", MinArgs: 3, MaxArgs: 3, Determ
 func subseqKernel(c *host.Conn, args []any) (any, error) {
 	p := strkernel.Params{Kind: strkernel.Subseq}
 	if len(args) == 3 && args[2] != nil {
-		n, err := Integer(args, 2, "p", 1, maxStrParam)
+		n, err := KernelParam(args, 2, subseqP)
 		if err != nil {
 			return nil, err
 		}
@@ -38,7 +43,7 @@ func subseqKernel(c *host.Conn, args []any) (any, error) {
 func sskKernel(c *host.Conn, args []any) (any, error) {
 	p := strkernel.Params{Kind: strkernel.SSK}
 	if args[2] != nil {
-		n, err := Integer(args, 2, "p", 1, maxStrParam)
+		n, err := KernelParam(args, 2, sskP)
 		if err != nil {
 			return nil, err
 		}
@@ -46,11 +51,8 @@ func sskKernel(c *host.Conn, args []any) (any, error) {
 	}
 	if args[3] != nil {
 		var err error
-		if p.Lambda, err = Number(args, 3, "lambda"); err != nil {
+		if p.Lambda, err = KernelParam(args, 3, sskLambda); err != nil {
 			return nil, err
-		}
-		if !(p.Lambda > 0 && p.Lambda <= 1) {
-			return nil, argError(3, "lambda", fmt.Errorf("must be in (0, 1], got %v", p.Lambda))
 		}
 	}
 	return stringKernel(c, p, args)
@@ -59,7 +61,7 @@ func sskKernel(c *host.Conn, args []any) (any, error) {
 func ngramKernel(c *host.Conn, args []any) (any, error) {
 	p := strkernel.Params{Kind: strkernel.NGram}
 	if args[2] != nil {
-		n, err := Integer(args, 2, "n", 1, maxStrParam)
+		n, err := KernelParam(args, 2, ngramN)
 		if err != nil {
 			return nil, err
 		}

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+
+	"github.com/ksql/ksql/internal/par"
 )
 
 // SampleLandmarks chooses m distinct indices out of 0..n−1, uniformly at
@@ -193,50 +193,23 @@ func checkLandmarks(n int, landmarks []int) error {
 	return nil
 }
 
-// fillRows computes C = K[:, L] row by row on w goroutines, rejecting
-// non-finite kernel values.
+// fillRows computes C = K[:, L] row by row on w workers (par.For, which
+// returns a worker's panic as an error), rejecting non-finite kernel values.
+// poll is checked before each chunk of rows.
 func fillRows(C []float64, n, m int, row RowFunc, w int, poll func() error) error {
 	const chunk = 64
-	var next atomic.Int64
-	var failed atomic.Bool
-	errs := make([]error, w)
-	var wg sync.WaitGroup
-	for t := 0; t < w; t++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for !failed.Load() {
-				lo := int(next.Add(chunk)) - chunk
-				if lo >= n {
-					return
-				}
-				if err := poll(); err != nil {
-					errs[t] = err
-					failed.Store(true)
-					return
-				}
-				for i := lo; i < min(lo+chunk, n); i++ {
-					dst := C[i*m : (i+1)*m]
-					err := row(t, i, dst)
-					if err == nil {
-						err = finiteRow(dst, i)
-					}
-					if err != nil {
-						errs[t] = err
-						failed.Store(true)
-						return
-					}
-				}
+	return par.For("kpca.FitNystrom", n, w, chunk, func(t, i int) error {
+		if i%chunk == 0 {
+			if err := poll(); err != nil {
+				return err
 			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
+		}
+		dst := C[i*m : (i+1)*m]
+		if err := row(t, i, dst); err != nil {
 			return err
 		}
-	}
-	return nil
+		return finiteRow(dst, i)
+	})
 }
 
 // finiteRow finds a non-finite value in row i of C; the error's Col is

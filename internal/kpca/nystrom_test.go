@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/ksql/ksql/internal/par"
 )
 
 // TestSplitMix64 pins the generator to the published reference outputs
@@ -361,5 +363,27 @@ func TestNystromMatrix(t *testing.T) {
 	var ce *ComponentsError
 	if _, err := FitNystromMatrix(C, L, Options{Components: 21}); !errors.As(err, &ce) || !ce.TooFewLandmarks() || ce.Landmarks != 20 {
 		t.Fatalf("21 components on 20 landmarks: %v", err)
+	}
+}
+
+// TestNystromWorkerPanic: a row callback that panics in one worker makes
+// FitNystrom return an error naming it, for every worker count, and the
+// process (this test) goes on.
+func TestNystromWorkerPanic(t *testing.T) {
+	X := digitsX(t)[:300]
+	L, _ := SampleLandmarks(len(X), 20, 5)
+	inner := rowFunc(X, L, gauss(2))
+	for _, workers := range []int{1, 2, 3} {
+		_, err := FitNystrom(len(X), L, func(w, i int, dst []float64) error {
+			if i == 200 {
+				panic("injected failure in row 200")
+			}
+			return inner(w, i, dst)
+		}, Options{Components: 3, Workers: workers})
+		var pe *par.PanicError
+		if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), "kpca.FitNystrom: ") ||
+			!strings.Contains(err.Error(), "injected failure in row 200") {
+			t.Errorf("workers=%d: got %v, want a panic error naming kpca.FitNystrom", workers, err)
+		}
 	}
 }
