@@ -1,35 +1,42 @@
+// Package ext is ksql's public Go API. Importing it registers the
+// database/sql driver "ksql": modernc.org/sqlite (pure Go) with sqlite-vec
+// loaded and every ksql function and virtual table module registered on
+// each connection.
+//
+//	import _ "github.com/ksql/ksql/ext"
+//	db, err := sql.Open("ksql", "file:corpus.db")
+//
+// The same registration for github.com/mattn/go-sqlite3 is in ext/mattn;
+// what gets registered, and so what either driver offers, is declared
+// once, in ext/catalog.
 package ext
 
 import (
-	"context"
 	"database/sql"
 	"database/sql/driver"
-	"fmt"
 	"sync"
-	"unsafe"
 
-	"github.com/ksql/ksql/ext/functions"
+	"github.com/ksql/ksql/ext/catalog"
 	"github.com/ksql/ksql/ext/host"
-	_ "github.com/ksql/ksql/ext/vtab" // registers the virtual table modules
 	sqlite "modernc.org/sqlite"
 	_ "modernc.org/sqlite/vec" // sqlite-vec, as an auto extension
 )
 
-func init() {
-	sql.Register(DriverName, &Driver{})
-}
+// DriverName is the database/sql name of the modernc-based driver.
+const DriverName = "ksql"
+
+func init() { sql.Register(DriverName, &Driver{}) }
 
 // Driver is the "ksql" database/sql driver. Its zero value is ready to use.
 type Driver struct{}
 
-// slot binds one modernc Driver's registered functions and modules to the
-// connection it is currently serving. modernc registers functions and
-// modules per Driver, not per connection, so ksql gives each open
-// connection a Driver of its own (recycled when the connection closes) and
-// the closures reach the connection through the slot.
+// slot is the host.Registrar of one modernc Driver: modernc registers per
+// Driver, not per connection, so each open connection gets a Driver of its
+// own (recycled at close), whose closures reach the connection's hc.
 type slot struct {
-	drv *sqlite.Driver
-	hc  *host.Conn
+	drv       *sqlite.Driver
+	hc        *host.Conn
+	eponymous []string // modules that need a temp stand-in (host.CreateEponymous)
 }
 
 var slots = struct {
@@ -39,36 +46,14 @@ var slots = struct {
 
 func getSlot() (*slot, error) {
 	slots.Lock()
+	defer slots.Unlock()
 	if n := len(slots.free); n > 0 {
 		s := slots.free[n-1]
 		slots.free = slots.free[:n-1]
-		slots.Unlock()
 		return s, nil
 	}
-	slots.Unlock()
 	s := &slot{drv: &sqlite.Driver{}}
-	for _, f := range functions.All() {
-		f := f
-		err := s.drv.RegisterFunction(f.Name, &sqlite.FunctionImpl{
-			NArgs:         -1,
-			Deterministic: f.Deterministic,
-			// ksql never retains an argument past the call (spec texts are
-			// cloned before caching), so SQLite's buffers can be read in place.
-			VolatileArgs: true,
-			Scalar: func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
-				return f.Call(s.hc, asAny(args))
-			},
-		})
-		if err != nil {
-			return nil, fmt.Errorf("ksql: registering %s: %w", f.Name, err)
-		}
-	}
-	for name, m := range host.Modules() {
-		if err := s.drv.RegisterModule(name, &moderncModule{m: m, slot: s}); err != nil {
-			return nil, fmt.Errorf("ksql: registering module %s: %w", name, err)
-		}
-	}
-	return s, nil
+	return s, catalog.Extension.Install(s)
 }
 
 func putSlot(s *slot) {
@@ -78,6 +63,28 @@ func putSlot(s *slot) {
 	slots.Unlock()
 }
 
+// RegisterFunction implements host.Registrar.
+func (s *slot) RegisterFunction(f *host.Func) error {
+	return s.drv.RegisterFunction(f.Name, &sqlite.FunctionImpl{
+		NArgs:         -1,
+		Deterministic: f.Deterministic,
+		// ksql never retains an argument past the call (spec texts are
+		// cloned before caching), so SQLite's buffers can be read in place.
+		VolatileArgs: true,
+		Scalar: func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+			return f.Call(s.hc, host.Args(args))
+		},
+	})
+}
+
+// RegisterModule implements host.Registrar.
+func (s *slot) RegisterModule(name string, m host.Module) error {
+	if _, ok := m.(host.Eponymous); ok {
+		s.eponymous = append(s.eponymous, name)
+	}
+	return s.drv.RegisterModule(name, &moderncModule{m: m, slot: s})
+}
+
 // Open opens a connection; name is a modernc.org/sqlite data source name.
 func (d *Driver) Open(name string) (driver.Conn, error) {
 	s, err := getSlot()
@@ -85,65 +92,15 @@ func (d *Driver) Open(name string) (driver.Conn, error) {
 		return nil, err
 	}
 	raw, err := s.drv.Open(name)
+	if err == nil {
+		s.hc = catalog.Extension.NewConn(host.QueryVia(raw.(driver.QueryerContext)))
+		if err = host.CreateEponymous(raw, s.eponymous); err != nil {
+			raw.Close()
+		}
+	}
 	if err != nil {
 		putSlot(s)
 		return nil, err
 	}
-	q, ok := raw.(driver.QueryerContext)
-	if !ok {
-		raw.Close()
-		putSlot(s)
-		return nil, fmt.Errorf("ksql: modernc connection does not implement QueryerContext")
-	}
-	s.hc = host.NewConn(host.QueryVia(q))
-	if err := createEponymous(raw); err != nil {
-		raw.Close()
-		putSlot(s)
-		return nil, err
-	}
 	return host.WrapConn(raw, s.hc, func() { putSlot(s) }), nil
-}
-
-// createEponymous makes table-valued functions such as kpca_eigen usable
-// by name: modernc's modules always have an xCreate, so SQLite does not
-// treat them as eponymous; a temp virtual table of the same name stands in.
-// Under PRAGMA query_only (a read-only session) the stand-in is still made:
-// it only touches the connection's private temp schema.
-func createEponymous(conn driver.Conn) error {
-	e := conn.(driver.ExecerContext)
-	q := conn.(driver.QueryerContext)
-	ctx := context.Background()
-	queryOnly := false
-	if err := host.QueryVia(q)("PRAGMA query_only", nil, func(v []any) error {
-		queryOnly = v[0] == int64(1)
-		return nil
-	}); err != nil {
-		return err
-	}
-	if queryOnly {
-		if _, err := e.ExecContext(ctx, "PRAGMA query_only = 0", nil); err != nil {
-			return err
-		}
-		defer e.ExecContext(ctx, "PRAGMA query_only = 1", nil)
-	}
-	for name, m := range host.Modules() {
-		if _, ok := m.(host.Eponymous); !ok {
-			continue
-		}
-		stmt := fmt.Sprintf(`CREATE VIRTUAL TABLE temp."%s" USING "%s"`, name, name)
-		if _, err := e.ExecContext(ctx, stmt, nil); err != nil {
-			return fmt.Errorf("ksql: creating %s: %w", name, err)
-		}
-	}
-	return nil
-}
-
-// asAny views args as []any without copying: driver.Value is defined as
-// any, so the two slice types share their memory layout, and the per-call
-// copy would be the largest cost of a cheap kernel.
-func asAny(args []driver.Value) []any {
-	if len(args) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*any)(unsafe.Pointer(unsafe.SliceData(args))), len(args))
 }

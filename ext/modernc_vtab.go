@@ -11,83 +11,67 @@ type moderncModule struct {
 	slot *slot
 }
 
-func (a *moderncModule) Create(ctx vtab.Context, args []string) (vtab.Table, error) {
-	return a.open(ctx, args, a.m.Create)
+func (a *moderncModule) Create(c vtab.Context, args []string) (vtab.Table, error) {
+	return a.open(c, args, true)
+}
+func (a *moderncModule) Connect(c vtab.Context, args []string) (vtab.Table, error) {
+	return a.open(c, args, false)
 }
 
-func (a *moderncModule) Connect(ctx vtab.Context, args []string) (vtab.Table, error) {
-	return a.open(ctx, args, a.m.Connect)
-}
-
-func (a *moderncModule) open(ctx vtab.Context, args []string, f func(*host.Conn, []string) (host.Table, error)) (vtab.Table, error) {
-	t, err := f(a.slot.hc, args)
+func (a *moderncModule) open(ctx vtab.Context, args []string, create bool) (vtab.Table, error) {
+	t, err := host.Open(a.m, create, a.slot.hc, args, ctx.Declare)
 	if err != nil {
-		return nil, err
-	}
-	if err := ctx.Declare(t.Schema()); err != nil {
-		t.Disconnect()
 		return nil, err
 	}
 	return moderncTable{t}, nil
 }
 
-type moderncTable struct{ t host.Table }
+// moderncTable is a host.Table under modernc's names.
+type moderncTable struct{ host.Table }
 
-var opFromModernc = map[vtab.ConstraintOp]host.Op{
-	vtab.OpEQ: host.OpEQ, vtab.OpGT: host.OpGT, vtab.OpLE: host.OpLE, vtab.OpLT: host.OpLT,
-	vtab.OpGE: host.OpGE, vtab.OpLIMIT: host.OpLIMIT, vtab.OpOFFSET: host.OpOFFSET,
+// opFromModernc maps modernc's own operator numbering to SQLite's.
+var opFromModernc = [...]host.Op{vtab.OpEQ: host.OpEQ, vtab.OpGT: host.OpGT, vtab.OpLE: host.OpLE, vtab.OpLT: host.OpLT,
+	vtab.OpGE: host.OpGE, vtab.OpMATCH: host.OpMATCH, vtab.OpNE: host.OpNE, vtab.OpIS: host.OpIS, vtab.OpISNOT: host.OpISNOT,
+	vtab.OpISNULL: host.OpISNULL, vtab.OpISNOTNULL: host.OpISNOTNULL, vtab.OpLIKE: host.OpLIKE, vtab.OpGLOB: host.OpGLOB,
+	vtab.OpREGEXP: host.OpREGEXP, vtab.OpFUNCTION: host.OpFUNCTION, vtab.OpLIMIT: host.OpLIMIT, vtab.OpOFFSET: host.OpOFFSET}
+
+func constraint(c vtab.Constraint) host.Constraint {
+	op := host.OpOther
+	if c.Op >= 0 && int(c.Op) < len(opFromModernc) {
+		op = opFromModernc[c.Op]
+	}
+	return host.Constraint{Column: c.Column, Op: op, Usable: c.Usable}
 }
 
+func orderBy(o vtab.OrderBy) host.OrderBy { return host.OrderBy{Column: o.Column, Desc: o.Desc} }
+
 func (t moderncTable) BestIndex(info *vtab.IndexInfo) error {
-	hi := &host.IndexInfo{EstimatedCost: info.EstimatedCost, EstimatedRows: info.EstimatedRows}
-	for _, c := range info.Constraints {
-		hi.Constraints = append(hi.Constraints, host.Constraint{Column: c.Column, Op: opFromModernc[c.Op], Usable: c.Usable})
-	}
-	for _, o := range info.OrderBy {
-		hi.OrderBy = append(hi.OrderBy, host.OrderBy{Column: o.Column, Desc: o.Desc})
-	}
-	if err := t.t.BestIndex(hi); err != nil {
+	hi, argv, err := host.Plan(t.Table, info.Constraints, constraint, info.OrderBy, orderBy, info.EstimatedCost, info.EstimatedRows)
+	if err != nil {
 		return err
 	}
-	next := 0
-	for i, c := range hi.Constraints {
-		if c.Use {
-			info.Constraints[i].ArgIndex = next
-			info.Constraints[i].Omit = true
-			next++
-		}
+	for i, a := range argv {
+		info.Constraints[i].ArgIndex, info.Constraints[i].Omit = a-1, a > 0
 	}
-	info.IdxNum = int64(hi.IdxNum)
-	info.IdxStr = hi.IdxStr
-	info.OrderByConsumed = hi.OrderByConsumed
-	info.EstimatedCost = hi.EstimatedCost
-	info.EstimatedRows = hi.EstimatedRows
+	info.IdxNum, info.IdxStr, info.OrderByConsumed = int64(hi.IdxNum), hi.IdxStr, hi.OrderByConsumed
+	info.EstimatedCost, info.EstimatedRows = hi.EstimatedCost, hi.EstimatedRows
 	return nil
 }
 
 func (t moderncTable) Open() (vtab.Cursor, error) {
-	c, err := t.t.Open()
+	c, err := t.Table.Open()
 	if err != nil {
 		return nil, err
 	}
 	return moderncCursor{c}, nil
 }
 
-func (t moderncTable) Disconnect() error { return t.t.Disconnect() }
-func (t moderncTable) Destroy() error    { return t.t.Destroy() }
-
-type moderncCursor struct{ c host.Cursor }
+// moderncCursor is a host.Cursor under modernc's names.
+type moderncCursor struct{ host.Cursor }
 
 func (c moderncCursor) Filter(idxNum int, idxStr string, vals []vtab.Value) error {
-	args := make([]any, len(vals))
-	for i, v := range vals {
-		args[i] = v
-	}
-	return c.c.Filter(idxNum, idxStr, args)
+	return c.Cursor.Filter(idxNum, idxStr, host.Args(vals))
 }
 
-func (c moderncCursor) Next() error                        { return c.c.Next() }
-func (c moderncCursor) Eof() bool                          { return c.c.EOF() }
-func (c moderncCursor) Column(col int) (vtab.Value, error) { return c.c.Column(col) }
-func (c moderncCursor) Rowid() (int64, error)              { return c.c.Rowid() }
-func (c moderncCursor) Close() error                       { return c.c.Close() }
+func (c moderncCursor) Eof() bool                          { return c.EOF() }
+func (c moderncCursor) Column(col int) (vtab.Value, error) { return host.Column(c.Cursor, col) }

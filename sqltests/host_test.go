@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ksql/ksql/ext/catalog"
 	"github.com/ksql/ksql/ext/host"
 )
 
@@ -85,7 +86,16 @@ func (c *sourceCursor) Column(col int) (any, error) {
 func (c *sourceCursor) Rowid() (int64, error) { return int64(c.i), nil }
 func (c *sourceCursor) Close() error          { return nil }
 
-func init() { host.RegisterModule("ksql_test_source", sourceModule{}) }
+var (
+	_ host.Module = sourceModule{}
+	_ host.Table  = (*sourceTable)(nil)
+	_ host.Cursor = (*sourceCursor)(nil)
+)
+
+// The test module joins the declared list before any connection opens.
+func init() {
+	catalog.Extension.Modules = append(catalog.Extension.Modules, host.ModuleEntry{Name: "ksql_test_source", Module: sourceModule{}})
+}
 
 // TestModuleReadsItsConnection shows that a module reads its source with SQL
 // on the connection it runs on (so :memory: works), sees changes at once,

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/ksql/ksql/internal/kernels"
 )
 
 func cmdHelp(s *Shell, _ *source, args []string, _ string) error {
@@ -119,23 +121,12 @@ var helpTopics = map[string]string{
 	"parameter":   parameterUsage,
 }
 
-// kernelsHelp is printed by .kernels: the spec language of DESIGN.md.
-const kernelsHelp = `Kernel specs (used by kernel(), kernel_distance() and the gram, kpca and
+// kernelsHelp is printed by .kernels: the spec language of DESIGN.md,
+// its kernels listed from the kernel definition table.
+var kernelsHelp = `Kernel specs (used by kernel(), kernel_distance() and the gram, kpca and
 kernel_map modules):
 
-  vectors   linear                      <x,z>
-            poly(degree=3, r=1)         (<x,z> + r)^degree
-            gauss(sigma=0.5)            exp(-|x-z|^2 / (2 sigma^2))
-            laplace(sigma=2)            exp(-|x-z|_1 / sigma)
-  strings   subseq                      all common subsequences (empty one too)
-            subseq(p=3)                 common subsequences of length p
-            ssk(p=3, lambda=0.5)        gap-weighted subsequences (Lodhi et al.)
-            ngram(n=3)                  common substrings of length n (spectrum)
-            option unit=char (default) or unit=word
-  combine   normalize(K)                K(a,b) / sqrt(K(a,a) K(b,b))
-            gauss(sigma=1, over=K)      a Gaussian in K's feature space
-            0.5*K1 + K2,  K1 * K2       sums, positive scalings and products
-
+` + kernels.Help() + `
   A vector is JSON text '[1, 2.5]' or a float32 BLOB (vec_f32(json_array(a, b))).
   Examples:
     SELECT kernel('normalize(ngram(n=3))', 'kernel methods', 'kernel trick');

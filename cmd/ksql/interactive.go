@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/peterh/liner"
+
+	"github.com/ksql/ksql/internal/kernels"
 )
 
 const (
@@ -157,9 +159,8 @@ var sqlKeywords = append(strings.Fields("INTEGER REAL TEXT BLOB NUMERIC"), sqlit
 
 // specWords are the words of the kernel spec language and of the modules'
 // arguments, which appear inside string literals.
-var specWords = strings.Fields(`linear poly gauss laplace subseq ssk ngram normalize
-	degree sigma lambda over unit char word gram kpca kernel_map kpca_eigen
-	table id column kernel query components method exact nystrom landmarks seed`)
+var specWords = append(kernels.Words(), strings.Fields(`gram kpca kernel_map kpca_eigen
+	table id column kernel query components method exact nystrom landmarks seed`)...)
 
 // complete is liner's word completer: the word before the cursor is
 // completed from SQL keywords, table and column names, function names and

@@ -42,15 +42,6 @@ func Number(args []any, i int, name string) (float64, error) {
 	return 0, argError(i, name, fmt.Errorf("must be a number, got %s", host.TypeName(args[i])))
 }
 
-// Positive reads argument i as a finite number > 0.
-func Positive(args []any, i int, name string) (float64, error) {
-	v, err := Number(args, i, name)
-	if err == nil && !(v > 0) {
-		err = argError(i, name, fmt.Errorf("must be > 0, got %v", v))
-	}
-	return v, err
-}
-
 // Integer reads argument i as a whole number in [lo, hi]; a REAL with no
 // fractional part is accepted.
 func Integer(args []any, i int, name string, lo, hi int64) (int64, error) {

@@ -10,14 +10,13 @@ import (
 // Version is ksql's version, reported by ksql_version().
 const Version = "0.1.0"
 
-func init() {
-	host.DefineSetting(host.Setting{Name: "max_gram_bytes", Default: 1 << 30, Min: 1 << 10, Max: 1 << 40,
-		Doc: "largest Gram matrix (n·n·8 bytes) an exact gram/kpca/kernel_map fit may build"})
-	Register(Func{Name: "ksql_config", MinArgs: 0, MaxArgs: 2,
-		Usage: "ksql_config([name [, value]])", Body: ksqlConfig})
-	Register(Func{Name: "ksql_version", MinArgs: 0, MaxArgs: 0, Deterministic: true,
-		Usage: "ksql_version()", Body: func(*host.Conn, []any) (any, error) { return Version, nil }})
-}
+// KSQLConfig is ksql_config([name [, value]]): reads and changes the settings.
+var KSQLConfig = host.Func{Name: "ksql_config", MinArgs: 0, MaxArgs: 2,
+	Usage: "ksql_config([name [, value]])", Body: ksqlConfig}
+
+// KSQLVersion is ksql_version(): ksql's version.
+var KSQLVersion = host.Func{Name: "ksql_version", MinArgs: 0, MaxArgs: 0, Deterministic: true,
+	Usage: "ksql_version()", Body: func(*host.Conn, []any) (any, error) { return Version, nil }}
 
 // statistics are read-only names that ksql_config reports next to the
 // settings.
@@ -28,8 +27,8 @@ var statistics = map[string]func(c *host.Conn) int64{
 func ksqlConfig(c *host.Conn, args []any) (any, error) {
 	if len(args) == 0 {
 		all := map[string]int64{}
-		for _, s := range host.Settings() {
-			all[s.Name] = c.Config.Get(s.Name)
+		for _, s := range c.Config.Settings() {
+			all[s.Name] = s.Get(c)
 		}
 		for name, f := range statistics {
 			all[name] = f(c)

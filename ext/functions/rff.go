@@ -10,14 +10,17 @@ import (
 	"github.com/ksql/ksql/internal/rff"
 )
 
-func init() {
-	host.DefineSetting(host.Setting{Name: "max_rff_dim", Default: 16384, Min: 2, Max: rff.MaxDim,
-		Doc: "largest dim rff_embed accepts"})
-	host.DefineSetting(host.Setting{Name: "max_rff_map_bytes", Default: rff.DefaultCacheLimit, Min: 1 << 10, Max: 1 << 40,
-		Doc: "largest frequency matrix (dim/2 × input dimension × 8 bytes, padded) rff_embed may draw and cache"})
-	Register(Func{Name: "rff_embed", MinArgs: 3, MaxArgs: 4, Deterministic: true,
-		Usage: "rff_embed(x, dim, sigma | 'gauss(sigma=..)' | 'laplace(sigma=..)' [, seed])", Body: rffEmbed})
-}
+// MaxRFFDim bounds rff_embed (ksql_config name max_rff_dim).
+var MaxRFFDim = &host.Setting{Name: "max_rff_dim", Default: 16384, Min: 2, Max: rff.MaxDim,
+	Doc: "largest dim rff_embed accepts"}
+
+// MaxRFFMapBytes bounds rff_embed (ksql_config name max_rff_map_bytes).
+var MaxRFFMapBytes = &host.Setting{Name: "max_rff_map_bytes", Default: rff.DefaultCacheLimit, Min: 1 << 10, Max: 1 << 40,
+	Doc: "largest frequency matrix (dim/2 × input dimension × 8 bytes, padded) rff_embed may draw and cache"}
+
+// RFFEmbed is rff_embed(x, dim, sigma | spec [, seed]): random Fourier features.
+var RFFEmbed = host.Func{Name: "rff_embed", MinArgs: 3, MaxArgs: 4, Deterministic: true,
+	Usage: "rff_embed(x, dim, sigma | 'gauss(sigma=..)' | 'laplace(sigma=..)' [, seed])", Body: rffEmbed}
 
 // rffEmbed returns random Fourier features of x as a float32 BLOB. The
 // frequency matrix is drawn once per (kernel, σ, input dimension, dim,
@@ -44,7 +47,7 @@ func rffEmbed(c *host.Conn, args []any) (any, error) {
 			return nil, argError(3, "seed", err)
 		}
 	}
-	if b, limit := rff.MapBytes(x.Len(), dim), c.Config.Get("max_rff_map_bytes"); b > limit {
+	if b, limit := rff.MapBytes(x.Len(), dim), MaxRFFMapBytes.Get(c); b > limit {
 		return nil, fmt.Errorf("the frequency matrix for dim %d and %d-dimensional vectors takes %d bytes, past max_rff_map_bytes = %d; use a smaller dim or raise it with SELECT ksql_config('max_rff_map_bytes', %d)",
 			dim, x.Len(), b, limit, b)
 	}
@@ -90,7 +93,7 @@ func rffDim(c *host.Conn, args []any) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	limit := c.Config.Get("max_rff_dim")
+	limit := MaxRFFDim.Get(c)
 	switch {
 	case d <= 0:
 		return 0, argError(1, "dim", fmt.Errorf("must be a positive even number, got %d", d))
@@ -107,7 +110,7 @@ func rffDim(c *host.Conn, args []any) (int, error) {
 // internal/rff samples.
 func rffKernel(args []any) (rff.Kind, float64, error) {
 	if _, ok := args[2].(string); !ok {
-		sigma, err := Positive(args, 2, "sigma")
+		sigma, err := KernelParam(args, 2, gaussSigma)
 		return rff.Gauss, sigma, err
 	}
 	spec, err := Spec(args, 2)

@@ -6,16 +6,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ksql/ksql/ext/catalog"
 	"github.com/ksql/ksql/ext/functions"
 	"github.com/ksql/ksql/ext/host"
 )
 
 // rffEmbed is the registered rff_embed, called at its Go entry point so
 // that no driver's own work blurs what these tests measure.
-func rffEmbed() functions.Func {
-	for _, g := range functions.All() {
+func rffEmbed() *functions.Func {
+	for i, g := range catalog.Extension.Functions {
 		if g.Name == "rff_embed" {
-			return g
+			return &catalog.Extension.Functions[i]
 		}
 	}
 	panic("rff_embed is not registered")

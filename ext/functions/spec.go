@@ -2,18 +2,20 @@ package functions
 
 import (
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/ksql/ksql/ext/host"
 	"github.com/ksql/ksql/internal/kernels"
 )
 
-func init() {
-	Register(Func{Name: "kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
-		Usage: "kernel(spec, a, b)", Body: kernelFunc})
-	Register(Func{Name: "kernel_distance", MinArgs: 3, MaxArgs: 3, Deterministic: true,
-		Usage: "kernel_distance(spec, a, b)", Body: kernelDistance})
-}
+// Kernel is kernel(spec, a, b): any kernel spec.
+var Kernel = host.Func{Name: "kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
+	Usage: "kernel(spec, a, b)", Body: kernelFunc}
+
+// KernelDistance is kernel_distance(spec, a, b): the distance in feature space.
+var KernelDistance = host.Func{Name: "kernel_distance", MinArgs: 3, MaxArgs: 3, Deterministic: true,
+	Usage: "kernel_distance(spec, a, b)", Body: kernelDistance}
 
 // Spec reads argument i as a kernel spec, parsed once per distinct text.
 func Spec(args []any, i int) (*kernels.Spec, error) {
@@ -49,7 +51,7 @@ var workspaces = sync.Pool{New: func() any { return new(kernels.Workspace) }}
 // Workspace returns a pooled workspace bound to c's limits; Release it.
 func Workspace(c *host.Conn) *kernels.Workspace {
 	ws := workspaces.Get().(*kernels.Workspace)
-	ws.MaxCells = c.Config.Get("max_dp_cells")
+	ws.MaxCells = host.MaxDPCells.Get(c)
 	ws.Check = c.Err
 	return ws
 }
@@ -106,4 +108,50 @@ func kernelDistance(c *host.Conn, args []any) (any, error) {
 		return nil, err
 	}
 	return v, nil
+}
+
+// KernelParam reads argument i as a value of the kernel parameter p (from
+// the kernel definition table, whose Check is the one range check of the
+// spec language and the scalar functions alike).
+func KernelParam(args []any, i int, p *kernels.Param) (float64, error) {
+	var v float64
+	switch x := args[i].(type) {
+	case int64:
+		v = float64(x)
+	case float64:
+		if p.Kind != kernels.Int && (math.IsNaN(x) || math.IsInf(x, 0)) {
+			return 0, argError(i, p.Name, fmt.Errorf("must be a finite number, got %v", x))
+		}
+		v = x
+	default:
+		if p.Kind == kernels.Int {
+			return 0, argError(i, p.Name, fmt.Errorf("must be an integer, got %s", host.TypeName(args[i])))
+		}
+		return 0, argError(i, p.Name, fmt.Errorf("must be a number, got %s", host.TypeName(args[i])))
+	}
+	if err := p.Check(v); err != nil {
+		return 0, argError(i, p.Name, fmt.Errorf("must be %s, got %v", paramBounds(p), args[i]))
+	}
+	return v, nil
+}
+
+// paramBounds words a numeric parameter's range for a scalar function's
+// error: "> 0", "≥ 0", "in (0, 1]", "a whole number from 1 to 1000".
+func paramBounds(p *kernels.Param) string {
+	switch {
+	case p.Kind == kernels.Int:
+		return fmt.Sprintf("a whole number from %d to %d", int64(p.Lo), int64(p.Hi))
+	case math.IsInf(p.Hi, 1) && p.LoOpen:
+		return fmt.Sprintf("> %v", p.Lo)
+	case math.IsInf(p.Hi, 1):
+		return fmt.Sprintf("≥ %v", p.Lo)
+	}
+	lo, hi := "[", "]"
+	if p.LoOpen {
+		lo = "("
+	}
+	if p.HiOpen {
+		hi = ")"
+	}
+	return fmt.Sprintf("in %s%v, %v%s", lo, p.Lo, p.Hi, hi)
 }

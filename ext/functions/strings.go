@@ -1,36 +1,37 @@
 package functions
 
 import (
-	"fmt"
 	"sync"
 
 	"github.com/ksql/ksql/ext/host"
+	"github.com/ksql/ksql/internal/kernels"
 	"github.com/ksql/ksql/internal/strkernel"
 )
 
-// maxStrParam bounds p and n, as the spec language does.
-const maxStrParam = 1 << 20
+// The parameters of the string kernels, as the kernel table defines them.
+var (
+	subseqP   = kernels.MustLookup("subseq").Param("p")
+	sskP      = kernels.MustLookup("ssk").Param("p")
+	sskLambda = kernels.MustLookup("ssk").Param("lambda")
+	ngramN    = kernels.MustLookup("ngram").Param("n")
+)
 
-// defaultMaxDPCells admits subseq on two 20,000-character texts (4·10^8
-// cells) with room to spare, about half a second of work; the same bound is
-// ssk(p=5) on two 10,000-character texts.
-const defaultMaxDPCells = 500_000_000
+// SubseqKernel is subseq_kernel(s, t [, p]): the all-subsequences kernel.
+var SubseqKernel = host.Func{Name: "subseq_kernel", MinArgs: 2, MaxArgs: 3, Deterministic: true,
+	Usage: "subseq_kernel(s, t [, p])", Body: subseqKernel}
 
-func init() {
-	host.DefineSetting(host.Setting{Name: "max_dp_cells", Default: defaultMaxDPCells, Min: 1, Max: 1 << 62,
-		Doc: "largest string-kernel table per call: |s|·|t| cells for subseq, p·|s|·|t| for subseq(p) and ssk, |s|+|t| for ngram"})
-	Register(Func{Name: "subseq_kernel", MinArgs: 2, MaxArgs: 3, Deterministic: true,
-		Usage: "subseq_kernel(s, t [, p])", Body: subseqKernel})
-	Register(Func{Name: "ssk_kernel", MinArgs: 4, MaxArgs: 4, Deterministic: true,
-		Usage: "ssk_kernel(s, t, p, lambda)", Body: sskKernel})
-	Register(Func{Name: "ngram_kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
-		Usage: "ngram_kernel(s, t, n)", Body: ngramKernel})
-}
+// SSKKernel is ssk_kernel(s, t, p, lambda): the gap-weighted subsequence kernel.
+var SSKKernel = host.Func{Name: "ssk_kernel", MinArgs: 4, MaxArgs: 4, Deterministic: true,
+	Usage: "ssk_kernel(s, t, p, lambda)", Body: sskKernel}
+
+// NGramKernel is ngram_kernel(s, t, n): the spectrum kernel.
+var NGramKernel = host.Func{Name: "ngram_kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
+	Usage: "ngram_kernel(s, t, n)", Body: ngramKernel}
 
 func subseqKernel(c *host.Conn, args []any) (any, error) {
 	p := strkernel.Params{Kind: strkernel.Subseq}
 	if len(args) == 3 && args[2] != nil {
-		n, err := Integer(args, 2, "p", 1, maxStrParam)
+		n, err := KernelParam(args, 2, subseqP)
 		if err != nil {
 			return nil, err
 		}
@@ -42,7 +43,7 @@ func subseqKernel(c *host.Conn, args []any) (any, error) {
 func sskKernel(c *host.Conn, args []any) (any, error) {
 	p := strkernel.Params{Kind: strkernel.SSK}
 	if args[2] != nil {
-		n, err := Integer(args, 2, "p", 1, maxStrParam)
+		n, err := KernelParam(args, 2, sskP)
 		if err != nil {
 			return nil, err
 		}
@@ -50,11 +51,8 @@ func sskKernel(c *host.Conn, args []any) (any, error) {
 	}
 	if args[3] != nil {
 		var err error
-		if p.Lambda, err = Number(args, 3, "lambda"); err != nil {
+		if p.Lambda, err = KernelParam(args, 3, sskLambda); err != nil {
 			return nil, err
-		}
-		if !(p.Lambda > 0 && p.Lambda <= 1) {
-			return nil, argError(3, "lambda", fmt.Errorf("must be in (0, 1], got %v", p.Lambda))
 		}
 	}
 	return stringKernel(c, p, args)
@@ -63,7 +61,7 @@ func sskKernel(c *host.Conn, args []any) (any, error) {
 func ngramKernel(c *host.Conn, args []any) (any, error) {
 	p := strkernel.Params{Kind: strkernel.NGram}
 	if args[2] != nil {
-		n, err := Integer(args, 2, "n", 1, maxStrParam)
+		n, err := KernelParam(args, 2, ngramN)
 		if err != nil {
 			return nil, err
 		}
@@ -100,7 +98,7 @@ func stringKernel(c *host.Conn, p strkernel.Params, args []any) (any, error) {
 	a, b := strkernel.DecodeTo(st.bs, s, strkernel.Char), strkernel.DecodeTo(st.bt, t, strkernel.Char)
 	st.bs, st.bt = a.Buffer(), b.Buffer()
 	k, err := strkernel.Eval(p, a, b, &st.ws,
-		strkernel.Limits{MaxCells: c.Config.Get("max_dp_cells"), Check: c.Err})
+		strkernel.Limits{MaxCells: host.MaxDPCells.Get(c), Check: c.Err})
 	if err != nil {
 		return nil, err
 	}

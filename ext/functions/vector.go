@@ -5,16 +5,21 @@ import (
 	"github.com/ksql/ksql/internal/kernels"
 )
 
-func init() {
-	Register(Func{Name: "linear_kernel", MinArgs: 2, MaxArgs: 2, Deterministic: true,
-		Usage: "linear_kernel(x, z)", Body: linearKernel})
-	Register(Func{Name: "poly_kernel", MinArgs: 3, MaxArgs: 4, Deterministic: true,
-		Usage: "poly_kernel(x, z, degree [, r])", Body: polyKernel})
-	Register(Func{Name: "gauss_kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
-		Usage: "gauss_kernel(x, z, sigma)", Body: distKernel(kernels.SqDist, kernels.GaussOf)})
-	Register(Func{Name: "laplace_kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
-		Usage: "laplace_kernel(x, z, sigma)", Body: distKernel(kernels.L1Dist, kernels.LaplaceOf)})
-}
+// LinearKernel is linear_kernel(x, z): ⟨x, z⟩.
+var LinearKernel = host.Func{Name: "linear_kernel", MinArgs: 2, MaxArgs: 2, Deterministic: true,
+	Usage: "linear_kernel(x, z)", Body: linearKernel}
+
+// PolyKernel is poly_kernel(x, z, degree [, r]): (⟨x, z⟩ + r)^degree.
+var PolyKernel = host.Func{Name: "poly_kernel", MinArgs: 3, MaxArgs: 4, Deterministic: true,
+	Usage: "poly_kernel(x, z, degree [, r])", Body: polyKernel}
+
+// GaussKernel is gauss_kernel(x, z, sigma): exp(−‖x−z‖²/(2σ²)).
+var GaussKernel = host.Func{Name: "gauss_kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
+	Usage: "gauss_kernel(x, z, sigma)", Body: distKernel(kernels.SqDist, kernels.GaussAt, gaussSigma)}
+
+// LaplaceKernel is laplace_kernel(x, z, sigma): exp(−‖x−z‖₁/σ).
+var LaplaceKernel = host.Func{Name: "laplace_kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
+	Usage: "laplace_kernel(x, z, sigma)", Body: distKernel(kernels.L1Dist, kernels.LaplaceAt, laplaceSigma)}
 
 func linearKernel(c *host.Conn, args []any) (any, error) {
 	var x, z kernels.Vec
@@ -22,7 +27,11 @@ func linearKernel(c *host.Conn, args []any) (any, error) {
 	if err != nil || null {
 		return nil, err
 	}
-	return finite(kernels.Dot(x, z), x, z)
+	dot, err := finite(kernels.Dot(x, z), x, z)
+	if err != nil {
+		return nil, err
+	}
+	return kernels.LinearAt(x, z, dot), nil
 }
 
 func polyKernel(c *host.Conn, args []any) (any, error) {
@@ -31,42 +40,42 @@ func polyKernel(c *host.Conn, args []any) (any, error) {
 	if err != nil || null || AnyNull(args) {
 		return nil, err
 	}
-	deg, err := Integer(args, 2, "degree", 1, kernels.MaxDegree)
+	deg, err := KernelParam(args, 2, polyDegree)
 	if err != nil {
 		return nil, err
 	}
-	r := 1.0
+	r := polyR.Default
 	if len(args) == 4 {
-		if r, err = Number(args, 3, "r"); err != nil {
+		if r, err = KernelParam(args, 3, polyR); err != nil {
 			return nil, err
-		}
-		if r < 0 {
-			return nil, argError(3, "r", errNegativeR)
 		}
 	}
 	dot, err := finite(kernels.Dot(x, z), x, z)
 	if err != nil {
 		return nil, err
 	}
-	return kernels.PolyOf(dot, int(deg), r), nil
+	return kernels.PolyAt(x, z, dot, int(deg), r), nil
 }
 
-var errNegativeR = errorString("must be ≥ 0")
-
-type errorString string
-
-func (e errorString) Error() string { return string(e) }
+// The parameters of the vector kernels, as the kernel table defines them.
+var (
+	polyDegree   = kernels.MustLookup("poly").Param("degree")
+	polyR        = kernels.MustLookup("poly").Param("r")
+	gaussSigma   = kernels.MustLookup("gauss").Param("sigma")
+	laplaceSigma = kernels.MustLookup("laplace").Param("sigma")
+)
 
 // distKernel builds gauss_kernel and laplace_kernel: a distance, then a
-// decay with sigma.
-func distKernel(dist func(a, b kernels.Vec) float64, decay func(d, sigma float64) float64) func(*host.Conn, []any) (any, error) {
+// decay with sigma (which recomputes the distance in scaled form when it
+// or sigma is at the edge of float64).
+func distKernel(dist func(a, b kernels.Vec) float64, decay func(x, z kernels.Vec, d, sigma float64) float64, sigmaParam *kernels.Param) func(*host.Conn, []any) (any, error) {
 	return func(c *host.Conn, args []any) (any, error) {
 		var x, z kernels.Vec
 		null, err := twoVectors(args, &x, &z)
 		if err != nil || null || AnyNull(args) {
 			return nil, err
 		}
-		sigma, err := Positive(args, 2, "sigma")
+		sigma, err := KernelParam(args, 2, sigmaParam)
 		if err != nil {
 			return nil, err
 		}
@@ -74,6 +83,6 @@ func distKernel(dist func(a, b kernels.Vec) float64, decay func(d, sigma float64
 		if err != nil {
 			return nil, err
 		}
-		return decay(d, sigma), nil
+		return decay(x, z, d, sigma), nil
 	}
 }

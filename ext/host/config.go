@@ -2,13 +2,16 @@ package host
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 )
 
 // Setting describes one limit that users can read and change with
-// ksql_config(name [, value]).
+// ksql_config(name [, value]). The package whose code the limit bounds
+// declares it as a package-level *Setting and reads it with Get; the
+// extension's declared list (Extension.Settings) names it, which is what
+// makes it known to ksql_config.
 type Setting struct {
 	Name     string
 	Default  int64
@@ -16,99 +19,84 @@ type Setting struct {
 	Doc      string
 }
 
-var (
-	settingsMu sync.RWMutex
-	settings   = map[string]Setting{}
-)
+// Get returns the setting's value on connection c: what the user set with
+// ksql_config, or the default.
+func (s *Setting) Get(c *Conn) int64 { return c.Config.get(s) }
 
-// DefineSetting declares a setting; packages call it from init. Defining the
-// same name twice panics, since that is a programming error.
-func DefineSetting(s Setting) {
-	settingsMu.Lock()
-	defer settingsMu.Unlock()
-	if _, dup := settings[s.Name]; dup {
-		panic("host: setting " + s.Name + " defined twice")
-	}
-	settings[s.Name] = s
-}
-
-// Settings lists every defined setting, sorted by name.
-func Settings() []Setting {
-	settingsMu.RLock()
-	defer settingsMu.RUnlock()
-	out := make([]Setting, 0, len(settings))
-	for _, s := range settings {
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
-
-// LookupSetting returns the setting called name.
-func LookupSetting(name string) (Setting, bool) {
-	settingsMu.RLock()
-	defer settingsMu.RUnlock()
-	s, ok := settings[name]
-	return s, ok
-}
+// MaxDPCells bounds a string kernel's dynamic programme per call. It is
+// declared here because the SQL functions, the virtual tables and Explain's
+// wording all use it.
+var MaxDPCells = &Setting{Name: "max_dp_cells", Default: 500_000_000, Min: 1, Max: 1 << 62,
+	Doc: "largest string-kernel table per call: |s|·|t| cells for subseq, p·|s|·|t| for subseq(p) and ssk, |s|+|t| for ngram"}
 
 // Config holds the values of the settings for one connection. Unset
 // settings have their default. It is safe for concurrent use.
 type Config struct {
-	mu   sync.RWMutex
-	vals map[string]int64
+	settings []*Setting // the names a user may give, sorted by name
+	mu       sync.RWMutex
+	vals     map[*Setting]int64
 }
 
-// NewConfig returns a Config with every setting at its default.
-func NewConfig() *Config { return &Config{vals: map[string]int64{}} }
+// NewConfig returns a Config that knows the given settings, every one at
+// its default. Declaring the same name twice panics: it is a programming
+// error in the declared list.
+func NewConfig(settings ...*Setting) *Config {
+	c := &Config{settings: slices.Clone(settings), vals: map[*Setting]int64{}}
+	slices.SortFunc(c.settings, func(a, b *Setting) int { return strings.Compare(a.Name, b.Name) })
+	for i := 1; i < len(c.settings); i++ {
+		if c.settings[i].Name == c.settings[i-1].Name {
+			panic("host: setting " + c.settings[i].Name + " declared twice")
+		}
+	}
+	return c
+}
 
-// Get returns the value of a setting. It panics on an undefined name, which
-// only a programming error produces.
-func (c *Config) Get(name string) int64 {
+// Settings lists the settings this Config knows, sorted by name.
+func (c *Config) Settings() []*Setting { return c.settings }
+
+func (c *Config) get(s *Setting) int64 {
 	c.mu.RLock()
-	v, ok := c.vals[name]
+	v, ok := c.vals[s]
 	c.mu.RUnlock()
 	if ok {
 		return v
 	}
-	s, ok := LookupSetting(name)
-	if !ok {
-		panic("host: undefined setting " + name)
-	}
 	return s.Default
+}
+
+func (c *Config) lookup(name string) (*Setting, error) {
+	for _, s := range c.settings {
+		if s.Name == name {
+			return s, nil
+		}
+	}
+	names := make([]string, len(c.settings))
+	for i, s := range c.settings {
+		names[i] = s.Name
+	}
+	return nil, fmt.Errorf("unknown setting %q (known: %s)", name, strings.Join(names, ", "))
 }
 
 // Value returns a setting by a name a user gave, which may be unknown.
 func (c *Config) Value(name string) (int64, error) {
-	if _, ok := LookupSetting(name); !ok {
-		return 0, unknownSetting(name)
+	s, err := c.lookup(name)
+	if err != nil {
+		return 0, err
 	}
-	return c.Get(name), nil
-}
-
-func unknownSetting(name string) error {
-	return fmt.Errorf("unknown setting %q (known: %s)", name, strings.Join(settingNames(), ", "))
+	return c.get(s), nil
 }
 
 // Set changes a setting, checking its name and range.
 func (c *Config) Set(name string, v int64) error {
-	s, ok := LookupSetting(name)
-	if !ok {
-		return unknownSetting(name)
+	s, err := c.lookup(name)
+	if err != nil {
+		return err
 	}
 	if v < s.Min || v > s.Max {
 		return fmt.Errorf("%s must be between %d and %d, got %d", name, s.Min, s.Max, v)
 	}
 	c.mu.Lock()
-	c.vals[s.Name] = v // s.Name, not name: name may be a view of SQLite memory
+	c.vals[s] = v
 	c.mu.Unlock()
 	return nil
-}
-
-func settingNames() []string {
-	var names []string
-	for _, s := range Settings() {
-		names = append(names, s.Name)
-	}
-	return names
 }

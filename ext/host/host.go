@@ -1,7 +1,9 @@
 // Package host is the driver-neutral interface between ksql's SQL functions
 // and virtual table modules on one side and the SQLite driver adapters
-// (modernc.org/sqlite in package ext, mattn/go-sqlite3 in package ext/mattn)
-// on the other.
+// (modernc.org/sqlite in package ext, mattn/go-sqlite3 in package ext/mattn,
+// SQLite's C API in a loadable extension) on the other. adapter.go says
+// what an adapter implements: Registrar, and the shared callbacks Open,
+// Plan and Column.
 //
 // A Conn is one SQLite connection as a function or module sees it: its
 // settings, a way to run read-only SQL on it, and a way to notice that the
@@ -59,9 +61,10 @@ func (c *Conn) Value(key any, mk func() any) any {
 	return v
 }
 
-// NewConn returns a Conn that runs SQL through query.
-func NewConn(query QueryFunc) *Conn {
-	return &Conn{Config: NewConfig(), query: query, Stats: &Stats{}}
+// NewConn returns a Conn that runs SQL through query and whose Config
+// knows the given settings. Adapters use Extension.NewConn.
+func NewConn(query QueryFunc, settings ...*Setting) *Conn {
+	return &Conn{Config: NewConfig(settings...), query: query, Stats: &Stats{}}
 }
 
 // Query runs a statement on this connection. It is meant for modules that

@@ -30,19 +30,33 @@ type Table interface {
 	Destroy() error
 }
 
-// Op is a constraint operator.
+// Op is a constraint operator, numbered as SQLite's
+// SQLITE_INDEX_CONSTRAINT_* codes, so that an adapter over SQLite's own
+// constants (mattn, the C API) converts with Op(code) and needs no table.
 type Op int
 
-// Operators a module may handle; anything else arrives as OpOther.
+// Operators, as SQLite numbers them. OpOther is what an adapter passes
+// for an operator it cannot name; modules treat any Op they do not test
+// for as unusable.
 const (
-	OpOther Op = iota
-	OpEQ
-	OpGT
-	OpLE
-	OpLT
-	OpGE
-	OpLIMIT
-	OpOFFSET
+	OpOther     Op = 0
+	OpEQ        Op = 2
+	OpGT        Op = 4
+	OpLE        Op = 8
+	OpLT        Op = 16
+	OpGE        Op = 32
+	OpMATCH     Op = 64
+	OpLIKE      Op = 65
+	OpGLOB      Op = 66
+	OpREGEXP    Op = 67
+	OpNE        Op = 68
+	OpISNOT     Op = 69
+	OpISNOTNULL Op = 70
+	OpISNULL    Op = 71
+	OpIS        Op = 72
+	OpLIMIT     Op = 73
+	OpOFFSET    Op = 74
+	OpFUNCTION  Op = 150
 )
 
 // Constraint is one WHERE term SQLite offers to the module.
@@ -86,18 +100,3 @@ type Cursor interface {
 	Rowid() (int64, error)
 	Close() error
 }
-
-var modules = map[string]Module{}
-
-// RegisterModule adds a module to the list the adapters register on every
-// connection; packages call it from init.
-func RegisterModule(name string, m Module) {
-	if _, dup := modules[name]; dup {
-		panic("host: module " + name + " registered twice")
-	}
-	modules[name] = m
-}
-
-// Modules returns the registered modules by name. The map must not be
-// modified.
-func Modules() map[string]Module { return modules }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"io"
+	"unsafe"
 )
 
 // WrapConn wraps a driver connection so that every statement records its
@@ -181,4 +183,46 @@ func QueryVia(raw driver.QueryerContext) QueryFunc {
 			}
 		}
 	}
+}
+
+// CreateEponymous makes table-valued functions such as kpca_eigen usable
+// by name on a driver whose modules always have an xCreate (modernc), so
+// that SQLite does not treat them as eponymous: a temp virtual table of
+// the same name stands in. Under PRAGMA query_only (a read-only session)
+// the stand-in is still made: it only touches the connection's private
+// temp schema.
+func CreateEponymous(conn driver.Conn, names []string) error {
+	e, q := conn.(driver.ExecerContext), conn.(driver.QueryerContext)
+	ctx := context.Background()
+	queryOnly := false
+	if err := QueryVia(q)("PRAGMA query_only", nil, func(v []any) error {
+		queryOnly = v[0] == int64(1)
+		return nil
+	}); err != nil {
+		return err
+	}
+	if queryOnly {
+		if _, err := e.ExecContext(ctx, "PRAGMA query_only = 0", nil); err != nil {
+			return err
+		}
+		defer e.ExecContext(ctx, "PRAGMA query_only = 1", nil)
+	}
+	for _, name := range names {
+		stmt := fmt.Sprintf(`CREATE VIRTUAL TABLE temp."%s" USING "%s"`, name, name)
+		if _, err := e.ExecContext(ctx, stmt, nil); err != nil {
+			return fmt.Errorf("ksql: creating %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// Args views a driver's argument values as []any without copying:
+// driver.Value is defined as any, so the two slice types share their
+// memory layout, and the per-call copy would be the largest cost of a
+// cheap kernel.
+func Args(args []driver.Value) []any {
+	if len(args) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*any)(unsafe.Pointer(unsafe.SliceData(args))), len(args))
 }

@@ -5,12 +5,10 @@ package mattn
 import (
 	"database/sql"
 	"database/sql/driver"
-	"fmt"
 
 	sqlitevec "github.com/asg017/sqlite-vec-go-bindings/cgo"
-	"github.com/ksql/ksql/ext/functions"
+	"github.com/ksql/ksql/ext/catalog"
 	"github.com/ksql/ksql/ext/host"
-	_ "github.com/ksql/ksql/ext/vtab" // registers the virtual table modules
 	sqlite3 "github.com/mattn/go-sqlite3"
 )
 
@@ -26,8 +24,8 @@ type Driver struct{}
 func (d *Driver) Open(name string) (driver.Conn, error) {
 	var hc *host.Conn
 	inner := &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
-		hc = host.NewConn(host.QueryVia(c))
-		return register(c, hc)
+		hc = catalog.Extension.NewConn(host.QueryVia(c))
+		return catalog.Extension.Install(registrar{c, hc})
 	}}
 	raw, err := inner.Open(name)
 	if err != nil {
@@ -36,30 +34,33 @@ func (d *Driver) Open(name string) (driver.Conn, error) {
 	return host.WrapConn(raw, hc, nil), nil
 }
 
-func register(c *sqlite3.SQLiteConn, hc *host.Conn) error {
-	for _, f := range functions.All() {
-		f := f
-		impl := func(args ...any) (any, error) {
-			for i, a := range args {
-				// mattn passes NULL as a nil []byte.
-				if b, ok := a.([]byte); ok && b == nil {
-					args[i] = nil
-				}
-			}
-			return f.Call(hc, args)
-		}
-		if err := c.RegisterFunc(f.Name, impl, f.Deterministic); err != nil {
-			return fmt.Errorf("ksql: registering %s: %w", f.Name, err)
+// registrar binds functions and modules to one mattn connection.
+type registrar struct {
+	c  *sqlite3.SQLiteConn
+	hc *host.Conn
+}
+
+// RegisterFunction implements host.Registrar.
+func (r registrar) RegisterFunction(f *host.Func) error {
+	return r.c.RegisterFunc(f.Name, func(args ...any) (any, error) {
+		return f.Call(r.hc, nullArgs(args))
+	}, f.Deterministic)
+}
+
+// RegisterModule implements host.Registrar.
+func (r registrar) RegisterModule(name string, m host.Module) error {
+	if _, ok := m.(host.Eponymous); ok {
+		return r.c.CreateModule(name, eponymous{&mattnModule{m: m, hc: r.hc}})
+	}
+	return r.c.CreateModule(name, &mattnModule{m: m, hc: r.hc})
+}
+
+// nullArgs turns mattn's NULL, a nil []byte, into nil, in place.
+func nullArgs(args []any) []any {
+	for i, a := range args {
+		if b, ok := a.([]byte); ok && b == nil {
+			args[i] = nil
 		}
 	}
-	for name, m := range host.Modules() {
-		var mod sqlite3.Module = &mattnModule{m: m, hc: hc}
-		if _, ok := m.(host.Eponymous); ok {
-			mod = eponymous{mod.(*mattnModule)}
-		}
-		if err := c.CreateModule(name, mod); err != nil {
-			return fmt.Errorf("ksql: registering module %s: %w", name, err)
-		}
-	}
-	return nil
+	return args
 }

@@ -2,6 +2,7 @@ package vtab
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -75,6 +76,21 @@ func (o options) integer(key string, def, lo, hi int64) (int64, error) {
 		return 0, fmt.Errorf("%s=%d is out of range (allowed: %d to %d)", key, n, lo, hi)
 	}
 	return n, nil
+}
+
+// real returns a finite number option that satisfies ok, or def when
+// absent; allowed says what ok admits, for the error ("tol=2: allowed a
+// number between 0 and 1 (exclusive)").
+func (o options) real(key string, def float64, ok func(float64) bool, allowed string) (float64, error) {
+	v, given, err := o.text(key)
+	if err != nil || !given {
+		return def, err
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || !ok(f) {
+		return 0, fmt.Errorf("%s=%s: allowed %s", key, v, allowed)
+	}
+	return f, nil
 }
 
 // ident is a possibly schema-qualified SQL name.

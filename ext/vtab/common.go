@@ -8,12 +8,33 @@ import (
 	"github.com/ksql/ksql/ext/host"
 )
 
-func init() {
-	host.RegisterModule("gram", gramModule{})
-	host.RegisterModule("kpca", kpcaModule{})
-	host.RegisterModule("kernel_map", mapModule{})
-	host.RegisterModule("kpca_eigen", eigenModule{})
-}
+// The modules, for the declared list in ext/catalog.
+var (
+	// Gram is gram(row_id, col_id, value).
+	Gram host.Module = gramModule{}
+	// KPCA is kpca(id, pc1, …, pck, input HIDDEN).
+	KPCA = newModelModule(&kpcaKind)
+	// KernelMap is kernel_map(id, vector, input HIDDEN).
+	KernelMap = newModelModule(&mapKind)
+	// KPCAEigen is the table-valued function kpca_eigen(name).
+	KPCAEigen host.Eponymous = eigenModule{}
+)
+
+var (
+	_ host.Module    = gramModule{}
+	_ host.Module    = modelModule{}
+	_ host.Eponymous = eigenModule{}
+	_ host.Table     = (*gramTable)(nil)
+	_ host.Table     = (*modelTable)(nil)
+	_ host.Table     = (*eigenTable)(nil)
+	_ host.Cursor    = (*gramCursor)(nil)
+	_ host.Cursor    = (*modelCursor)(nil)
+	_ host.Cursor    = (*eigenCursor)(nil)
+)
+
+// MaxGramBytes bounds every n×n matrix a module builds.
+var MaxGramBytes = &host.Setting{Name: "max_gram_bytes", Default: 1 << 30, Min: 1 << 10, Max: 1 << 40,
+	Doc: "largest Gram matrix (n·n·8 bytes) an exact gram/kpca/kernel_map fit may build"}
 
 // prefix names the module in an error, as every ksql error does.
 func prefix(module string, err error) error {
@@ -32,7 +53,7 @@ func guard(module string, err *error) {
 }
 
 // maxGramBytes is the connection's bound on an n×n matrix of float64.
-func maxGramBytes(c *host.Conn) int64 { return c.Config.Get("max_gram_bytes") }
+func maxGramBytes(c *host.Conn) int64 { return MaxGramBytes.Get(c) }
 
 // sizeText renders a byte count for errors: 3.2 GB, 512.0 MB.
 func sizeText(b int64) string {

@@ -1,6 +1,9 @@
 // Package vtab holds ksql's virtual table modules (gram, kpca, kernel_map,
-// kpca_eigen), written once against the driver-neutral host.Module and
-// registered with host.RegisterModule from init.
+// kpca_eigen), written once against the driver-neutral host.Module. Each
+// is an exported value (Gram, KPCA, ...) that the declared list in
+// ext/catalog names, beside the setting they read, MaxGramBytes. Every
+// fitted table (kpca, kernel_map, and the model tables to come) is one
+// file on the core in model.go, whose comment says how to add one.
 //
 // # Sources
 //
@@ -71,7 +74,7 @@
 // this connection (eigenvalues of the centred Gram matrix, as scikit-learn's
 // eigenvalues_; ratios of its trace), fitted on the source as it is now.
 // Models live in a per-connection registry (host.Conn.Value) keyed by
-// schema and table name, filled when SQLite connects a kpca table; a table
+// schema and table name, filled when SQLite connects a model table; a table
 // this connection has not used yet is connected by preparing a statement
 // that names it.
 //

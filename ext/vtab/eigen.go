@@ -87,7 +87,7 @@ func (c *eigenCursor) filter(idxStr string, vals []any) error {
 		return fmt.Errorf("the name must be TEXT naming a kpca table, got %s", host.TypeName(v))
 	}
 	c.name = strings.Clone(name)
-	t, err := c.find(c.name)
+	t, err := findModel(c.t.hc, c.name, "a kpca virtual table", func(t *modelTable) bool { return t.kind == &kpcaKind })
 	if err != nil {
 		return err
 	}
@@ -95,34 +95,8 @@ func (c *eigenCursor) filter(idxStr string, vals []any) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", t.name.name, err)
 	}
-	c.vals, c.ratios = fit.model.Eigenvalues, fit.model.ExplainedRatio
+	c.vals, c.ratios = fit.(spectrum).eigen()
 	return nil
-}
-
-// find returns the kpca table called name on this connection. SQLite
-// connects a virtual table the first time a statement names it, so a
-// table not yet used on this connection is connected by preparing a
-// statement that names it.
-func (c *eigenCursor) find(name string) (*kpcaTable, error) {
-	id, err := parseIdent("name", name, true)
-	if err != nil {
-		id = ident{name: name}
-	}
-	reg := registryOf(c.t.hc)
-	if t := reg.lookup(id); t != nil {
-		return t, nil
-	}
-	err = c.t.hc.Query("SELECT 1 FROM "+id.sql()+" WHERE 0", nil, func([]any) error { return nil })
-	if err != nil {
-		if strings.Contains(err.Error(), "no such table") {
-			return nil, fmt.Errorf("no table named %s; give the name of a kpca virtual table", quoteExcerpt(name))
-		}
-		return nil, fmt.Errorf("%s: %s", quoteExcerpt(name), sqliteMessage(err))
-	}
-	if t := reg.lookup(id); t != nil {
-		return t, nil
-	}
-	return nil, fmt.Errorf("%s is not a kpca virtual table", quoteExcerpt(name))
 }
 
 func (c *eigenCursor) Next() error { c.pos++; return nil }

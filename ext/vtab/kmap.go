@@ -2,157 +2,66 @@ package vtab
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/ksql/ksql/ext/host"
+	"github.com/ksql/ksql/internal/kernels"
 	"github.com/ksql/ksql/internal/kpca"
 )
 
-// mapModule is kernel_map(id, vector, input HIDDEN): the exact explicit
+// mapKind is kernel_map(id, vector, input HIDDEN): the exact explicit
 // feature map of Ghiasi-Shirazi & Qaraei over a source, as float32 BLOBs.
-type mapModule struct{}
-
-type mapTable struct {
-	hc     *host.Conn
-	name   string
-	src    *source
-	relTol float64
-
-	fits fitCache[*kpca.Map]
+var mapKind = modelKind{
+	name:      "kernel_map",
+	keys:      []string{"tol"},
+	configure: configureMap,
 }
 
-const mapInputCol = 2
+// mapModel is a kernel_map table's arguments.
+type mapModel struct{ relTol float64 }
 
-var mapKeys = append([]string{"tol"}, sourceKeys...)
-
-func (mapModule) Create(c *host.Conn, args []string) (host.Table, error) {
-	return openMap(c, args, true)
+// mapFit is the fitted map and the objects a new object is compared with.
+type mapFit struct {
+	m     *kpca.Map
+	basis []kernels.Object
 }
 
-func (mapModule) Connect(c *host.Conn, args []string) (host.Table, error) {
-	return openMap(c, args, false)
+func configureMap(opts options) (model, error) {
+	tol, err := opts.real("tol", 0, func(f float64) bool { return f > 0 && f < 1 },
+		"a number between 0 and 1 (exclusive), the pseudo-inverse tolerance relative to the largest eigenvalue")
+	return &mapModel{relTol: tol}, err
 }
 
-func openMap(c *host.Conn, args []string, create bool) (tab host.Table, err error) {
-	defer guard("kernel_map", &err)
-	t, err := newMap(c, args)
-	if err != nil {
-		return nil, prefix("kernel_map", err)
-	}
-	if create {
-		if err := t.src.validate(c); err != nil {
-			return nil, prefix("kernel_map", err)
-		}
-	}
-	return t, nil
-}
+func (m *mapModel) columns() []string { return []string{"vector BLOB"} }
 
-func newMap(c *host.Conn, args []string) (*mapTable, error) {
-	opts, err := parseOptions(args[3:], mapKeys)
-	if err != nil {
-		return nil, err
-	}
-	t := &mapTable{hc: c, name: args[2]}
-	if t.src, err = newSource("kernel_map", opts); err != nil {
-		return nil, err
-	}
-	if v, ok, err := opts.text("tol"); err != nil {
-		return nil, err
-	} else if ok {
-		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || !(f > 0 && f < 1) {
-			return nil, fmt.Errorf("tol=%s: allowed a number between 0 and 1 (exclusive), the pseudo-inverse tolerance relative to the largest eigenvalue", v)
-		}
-		t.relTol = f
-	}
-	return t, nil
-}
-
-func (t *mapTable) Schema() string { return "CREATE TABLE x(id, vector BLOB, input HIDDEN)" }
-
-func (t *mapTable) BestIndex(info *host.IndexInfo) error {
-	return modelBestIndex(info, mapInputCol)
-}
-
-func (t *mapTable) Open() (host.Cursor, error) { return &mapCursor{t: t}, nil }
-func (t *mapTable) Disconnect() error          { return nil }
-func (t *mapTable) Destroy() error             { return nil }
-
-// current is kpcaTable.current for the feature map.
-func (t *mapTable) current() (*snapshot, *kpca.Map, error) {
-	return t.fits.current(t.name, t.hc, t.src, t.fitSnapshot)
-}
-
-func (t *mapTable) fitSnapshot(snap *snapshot) (*kpca.Map, error) {
-	n := len(snap.objs)
-	if n == 0 {
-		return nil, errEmpty(snap)
-	}
-	if need, max := kpca.ExactBytes(n), maxGramBytes(t.hc); need > max {
-		return nil, fmt.Errorf("the exact map of %d objects needs a %d×%d Gram matrix (%s), more than max_gram_bytes = %d; "+
+func (m *mapModel) fit(f *fitting) (fitted, error) {
+	K, err := f.gram(func(n int, need, max int64) error {
+		return fmt.Errorf("the exact map of %d objects needs a %d×%d Gram matrix (%s), more than max_gram_bytes = %d; "+
 			"raise it with SELECT ksql_config('max_gram_bytes', N), or approximate: kpca(..., method=nystrom) or rff_embed(...)",
 			n, n, n, sizeText(need), max)
-	}
-	K, err := gramMatrix(t.hc, t.src.spec, snap)
+	})
 	if err != nil {
 		return nil, err
 	}
-	m, err := kpca.FitMap(K, kpca.MapOptions{RelTol: t.relTol, Interrupt: t.hc.Err})
+	fm, err := K.FitMap(kpca.MapOptions{RelTol: m.relTol, Interrupt: f.err})
 	if err != nil {
-		return nil, fitError(err)
+		return nil, f.fitError(err)
 	}
-	return m, nil
+	return &mapFit{m: fm, basis: f.objs()}, nil
 }
 
-type mapCursor struct {
-	modelCursor
-	t   *mapTable
-	fit *kpca.Map
-	buf []float64
-	vec []byte // the input's vector
+func (f *mapFit) stored(o int, dst []any) {
+	dst[0] = host.Float32Blob(f.m.Stored(o, nil))
 }
 
-func (c *mapCursor) Filter(_ int, idxStr string, vals []any) (err error) {
-	defer guard("kernel_map", &err)
-	return prefix("kernel_map", c.filter(idxStr, vals))
-}
-
-func (c *mapCursor) filter(idxStr string, vals []any) error {
-	snap, fit, err := c.t.current()
+func (f *mapFit) predict(z *newObject, dst []any) error {
+	kz, err := z.kernels(f.basis)
 	if err != nil {
 		return err
 	}
-	c.fit, c.vec = fit, nil
-	c.buf = make([]float64, fit.Dim())
-	z, err := c.start(snap, c.t.src, idxStr, vals, mapInputCol)
-	if err != nil || z == nil {
-		return err
-	}
-	kz, err := project(c.t.hc, c.t.src.spec, snap.objs, *z)
+	v, err := f.m.Apply(kz, nil)
 	if err != nil {
-		return err
-	}
-	if _, err := fit.Apply(kz, c.buf); err != nil {
 		return fmt.Errorf("input: %v", err)
 	}
-	c.vec = host.Float32Blob(c.buf)
+	dst[0] = host.Float32Blob(v)
 	return nil
-}
-
-func (c *mapCursor) Column(col int) (any, error) {
-	if col == mapInputCol {
-		return c.input, nil
-	}
-	o, id := c.object()
-	if col == 0 {
-		return id, nil
-	}
-	if c.single {
-		return c.vec, nil
-	}
-	if o < 0 {
-		return nil, nil
-	}
-	return host.Float32Blob(c.fit.Stored(o, c.buf)), nil
 }

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	_ "github.com/ksql/ksql/ext/functions" // defines the settings read here (max_dp_cells, max_gram_bytes)
 	"github.com/ksql/ksql/ext/host"
 	"github.com/ksql/ksql/internal/kernels"
 )
@@ -19,20 +18,24 @@ import (
 var sourceKeys = []string{"table", "id", "column", "query", "kernel"}
 
 // source says where a module reads its objects (a table's id and object
-// columns, or a query of two columns) and how it compares them.
+// columns and any extra columns, or a query that returns them in that
+// order) and how it compares them.
 type source struct {
 	module string
 	table  ident
 	id     ident
 	column ident
+	extra  []extraColumn
+	cols   []ident // the extra columns' names in the table
 	query  string
 	spec   *kernels.Spec
-	sql    string // reads (id, object) ordered by id
+	sql    string // reads (id, object, extra...) ordered by id
 }
 
-// newSource reads the common arguments. It does not touch the database.
-func newSource(module string, opts options) (*source, error) {
-	s := &source{module: module}
+// newSource reads the common arguments and those naming the extra
+// columns, which are all required. It does not touch the database.
+func newSource(module string, opts options, extra ...extraColumn) (*source, error) {
+	s := &source{module: module, extra: extra}
 	ktext, ok, err := opts.text("kernel")
 	if err != nil {
 		return nil, err
@@ -51,15 +54,16 @@ func newSource(module string, opts options) (*source, error) {
 	_, hasID := opts["id"]
 	_, hasCol := opts["column"]
 	switch {
-	case hasQuery && (hasTable || hasID || hasCol):
-		return nil, fmt.Errorf("give either query= or table=, id= and column=, not both")
+	case hasQuery && (hasTable || hasID || hasCol || s.hasExtraKey(opts)):
+		return nil, fmt.Errorf("give either query= or table=, id= and column=%s, not both", s.extraKeys(", "))
 	case hasQuery:
 		if s.query, err = checkSelect(q); err != nil {
 			return nil, err
 		}
 		// The CTE's column list makes SQLite check that the query returns
-		// exactly two columns, and its body admits only a select-stmt.
-		s.sql = "WITH ksql_source(id, object) AS (\n" + s.query + "\n) SELECT id, object FROM ksql_source ORDER BY 1"
+		// exactly these columns, and its body admits only a select-stmt.
+		cols := strings.Join(s.columnNames(), ", ")
+		s.sql = "WITH ksql_source(" + cols + ") AS (\n" + s.query + "\n) SELECT " + cols + " FROM ksql_source ORDER BY 1"
 		return s, nil
 	case !hasTable:
 		return nil, fmt.Errorf("missing argument table= (or query='SELECT id, object FROM ...')")
@@ -77,8 +81,48 @@ func newSource(module string, opts options) (*source, error) {
 	if s.column, err = parseIdent("column", opts["column"], false); err != nil {
 		return nil, err
 	}
-	s.sql = "SELECT " + s.id.sql() + ", " + s.column.sql() + " FROM " + s.table.sql() + " ORDER BY 1"
+	sel := s.id.sql() + ", " + s.column.sql()
+	for _, e := range extra {
+		v, ok := opts[e.key]
+		if !ok {
+			return nil, fmt.Errorf("missing argument %s= (%s)", e.key, e.doc)
+		}
+		col, err := parseIdent(e.key, v, false)
+		if err != nil {
+			return nil, err
+		}
+		s.cols = append(s.cols, col)
+		sel += ", " + col.sql()
+	}
+	s.sql = "SELECT " + sel + " FROM " + s.table.sql() + " ORDER BY 1"
 	return s, nil
+}
+
+func (s *source) hasExtraKey(opts options) bool {
+	for _, e := range s.extra {
+		if _, ok := opts[e.key]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// extraKeys lists the extra columns' arguments, each preceded by sep.
+func (s *source) extraKeys(sep string) string {
+	var b strings.Builder
+	for _, e := range s.extra {
+		b.WriteString(sep + e.key + "=")
+	}
+	return b.String()
+}
+
+// columnNames are the source's columns as a query= must return them.
+func (s *source) columnNames() []string {
+	names := []string{"id", "object"}
+	for _, e := range s.extra {
+		names = append(names, e.key)
+	}
+	return names
 }
 
 // validate checks, when the virtual table is created, that the source can
@@ -124,7 +168,11 @@ func (s *source) checkColumns(c *host.Conn) error {
 		}
 		return false
 	}
-	for _, col := range []struct{ key, name string }{{"id", s.id.name}, {"column", s.column.name}} {
+	want := []struct{ key, name string }{{"id", s.id.name}, {"column", s.column.name}}
+	for i, e := range s.extra {
+		want = append(want, struct{ key, name string }{e.key, s.cols[i].name})
+	}
+	for _, col := range want {
 		if !has(col.name) {
 			return fmt.Errorf("table %s has no column %s (%s= must be one of: %s)", s.table, quoteIdent(col.name), col.key, strings.Join(cols, ", "))
 		}
@@ -140,10 +188,14 @@ func (s *source) sqlError(err error) error {
 	}
 	msg := sqliteMessage(err)
 	if s.query != "" {
-		if i := strings.Index(msg, "values for 2 columns"); i >= 0 {
-			return fmt.Errorf("query= must return exactly two columns (id, object): %s", msg)
+		names := s.columnNames()
+		count := [...]string{2: "two", 3: "three", 4: "four"}[len(names)]
+		if i := strings.Index(msg, fmt.Sprintf("values for %d columns", len(names))); i >= 0 {
+			return fmt.Errorf("query= must return exactly %s columns (%s): %s", count, strings.Join(names, ", "), msg)
 		}
-		return fmt.Errorf("query=: %s (it must be one read-only SELECT of two columns, id and object)", msg)
+		last := len(names) - 1
+		return fmt.Errorf("query=: %s (it must be one read-only SELECT of %s columns, %s and %s)",
+			msg, count, strings.Join(names[:last], ", "), names[last])
 	}
 	return fmt.Errorf("reading %s: %s", s.table, msg)
 }
@@ -162,15 +214,17 @@ func sqliteMessage(err error) string {
 }
 
 // snapshot is the source as read by one query: every row's id in id
-// order, and the decoded objects of the rows whose object is not NULL.
-// It is immutable once built and shared by the cursors of that content.
+// order, the decoded objects of the rows whose object is not NULL, and the
+// extra columns' values. It is immutable once built and shared by the
+// cursors of that content.
 type snapshot struct {
-	hash [sha256.Size]byte
-	ids  []any // row r's id
-	obj  []int // obj[r]: index of row r's object in objs, −1 for NULL
-	objs []kernels.Object
-	rows []int // rows[o]: the row of object o
-	byID map[idKey]int
+	hash  [sha256.Size]byte
+	ids   []any   // row r's id
+	extra [][]any // extra[i][r]: extra column i of row r
+	obj   []int   // obj[r]: index of row r's object in objs, −1 for NULL
+	objs  []kernels.Object
+	rows  []int // rows[o]: the row of object o
+	byID  map[idKey]int
 }
 
 // idKey identifies an id value with SQLite's equality: 1 and 1.0 are the
@@ -232,7 +286,8 @@ func idText(v any) string {
 // queries.
 func (s *source) read(c *host.Conn, prev *snapshot) (*snapshot, error) {
 	h := sha256.New()
-	var raw [][2]any
+	var flat []any // the rows one after the other, width columns each
+	width := len(s.columnNames())
 	var buf [9]byte
 	put := func(v any) {
 		switch x := v.(type) {
@@ -259,14 +314,15 @@ func (s *source) read(c *host.Conn, prev *snapshot) (*snapshot, error) {
 		}
 	}
 	err := c.Query(s.sql, nil, func(v []any) error {
-		if len(raw)%1024 == 0 {
+		if len(flat)%(1024*width) == 0 {
 			if err := c.Err(); err != nil {
 				return err
 			}
 		}
-		put(v[0])
-		put(v[1])
-		raw = append(raw, [2]any{v[0], v[1]})
+		for _, x := range v {
+			put(x)
+		}
+		flat = append(flat, v...) // the values are ours; the slice may be reused
 		return nil
 	})
 	if err != nil {
@@ -280,7 +336,7 @@ func (s *source) read(c *host.Conn, prev *snapshot) (*snapshot, error) {
 	if prev != nil && prev.hash == sum {
 		return prev, nil
 	}
-	snap, err := s.build(raw)
+	snap, err := s.build(flat, width)
 	if err != nil {
 		return nil, err
 	}
@@ -291,11 +347,19 @@ func (s *source) read(c *host.Conn, prev *snapshot) (*snapshot, error) {
 // build checks the ids and decodes the objects. NULL and duplicate ids are
 // errors (a row could not be named); a NULL object leaves its row out of
 // every computation, with NULL results.
-func (s *source) build(raw [][2]any) (*snapshot, error) {
-	n := len(raw)
-	snap := &snapshot{ids: make([]any, n), obj: make([]int, n), byID: make(map[idKey]int, n)}
+func (s *source) build(flat []any, width int) (*snapshot, error) {
+	n := len(flat) / width
+	row := func(r int) []any { return flat[r*width : (r+1)*width] }
+	snap := &snapshot{ids: make([]any, n), obj: make([]int, n), byID: make(map[idKey]int, n), extra: make([][]any, len(s.extra))}
+	for i := range snap.extra {
+		snap.extra[i] = make([]any, n)
+		for r := range n {
+			snap.extra[i][r] = row(r)[2+i]
+		}
+	}
 	dim, dimRow := -1, 0
-	for r, v := range raw {
+	for r := range n {
+		v := row(r)
 		id := v[0]
 		k, ok := keyOf(id)
 		if !ok {
@@ -319,7 +383,7 @@ func (s *source) build(raw [][2]any) (*snapshot, error) {
 				dim, dimRow = d, r
 			} else if d != dim {
 				return nil, fmt.Errorf("row id %s has a vector of %d elements but row id %s has %d; all vectors must have the same length",
-					idText(id), d, idText(raw[dimRow][0]), dim)
+					idText(id), d, idText(row(dimRow)[0]), dim)
 			}
 		}
 		snap.obj[r] = len(snap.objs)
@@ -377,7 +441,7 @@ func objExcerpt(v any) string {
 // gramOptions binds a parallel kernel computation to the connection: its
 // interrupt and its string-kernel bound.
 func gramOptions(c *host.Conn) kernels.GramOptions {
-	return kernels.GramOptions{Interrupt: c.Err, MaxCells: c.Config.Get("max_dp_cells")}
+	return kernels.GramOptions{Interrupt: c.Err, MaxCells: host.MaxDPCells.Get(c)}
 }
 
 func asPair(err error) (*kernels.PairError, bool) {

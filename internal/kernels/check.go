@@ -3,13 +3,20 @@ package kernels
 import (
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strings"
+
+	"github.com/ksql/ksql/internal/strkernel"
+	"github.com/ksql/ksql/internal/xfloat"
 )
 
 // checker turns a parsed spec into a typed kernel tree, validating every
 // parameter and the mixing of vector and string kernels.
-type checker struct{ spec string }
+type checker struct {
+	spec string
+	env  Env
+	refs []Reference
+}
 
 func (c *checker) errorf(pos int, format string, args ...any) error {
 	return &ParseError{c.spec, pos, fmt.Sprintf(format, args...)}
@@ -23,48 +30,56 @@ func (c *checker) check(a *ast, depth int) (*node, error) {
 	case 'n':
 		return nil, c.errorf(a.pos, "the number %s is not a kernel; a number may only scale a kernel, as in 0.5*linear", a.name)
 	case '+':
-		return c.binary(a, opSum, depth)
+		return c.sum(a, depth)
 	case '*':
 		return c.product(a, depth)
 	}
 	return c.call(a, depth)
 }
 
-func (c *checker) binary(a *ast, o op, depth int) (*node, error) {
-	l, err := c.check(a.l, depth+1)
-	if err != nil {
-		return nil, err
+// sum checks an n-ary sum: every term of one domain.
+func (c *checker) sum(a *ast, depth int) (*node, error) {
+	n := &node{op: opSum}
+	for i, k := range a.kids {
+		kid, err := c.check(k, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 && kid.domain != n.domain {
+			return nil, c.errorf(a.ops[i], "cannot combine a %s kernel with a %s kernel", n.domain, kid.domain)
+		}
+		n.kids, n.domain = append(n.kids, kid), kid.domain
 	}
-	r, err := c.check(a.r, depth+1)
-	if err != nil {
-		return nil, err
-	}
-	if l.domain != r.domain {
-		return nil, c.errorf(a.pos, "cannot combine a %s kernel with a %s kernel", l.domain, r.domain)
-	}
-	return &node{op: o, kids: []*node{l, r}, domain: l.domain}, nil
+	return n, nil
 }
 
-// product handles c*K, K*c and K1*K2.
+// product checks an n-ary product of kernels and positive numbers (c*K,
+// K*c, K1*K2*...): the kernels multiply, the numbers scale the product.
 func (c *checker) product(a *ast, depth int) (*node, error) {
-	num, other := a.l, a.r
-	if num.kind != 'n' {
-		num, other = a.r, a.l
+	n := &node{op: opProduct, scale: xfloat.New(1)}
+	var nums []string
+	for i, k := range a.kids {
+		if k.kind == 'n' {
+			if !(k.num > 0) || math.IsInf(k.num, 0) {
+				return nil, c.errorf(k.pos, "a scale factor must be a positive finite number (got %s): only positive scaling keeps a kernel positive semi-definite", k.name)
+			}
+			n.scale, n.scaled = xfloat.Mul(n.scale, xfloat.New(k.num)), true
+			nums = append(nums, k.name)
+			continue
+		}
+		kid, err := c.check(k, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if len(n.kids) > 0 && kid.domain != n.domain {
+			return nil, c.errorf(a.ops[i], "cannot combine a %s kernel with a %s kernel", n.domain, kid.domain)
+		}
+		n.kids, n.domain = append(n.kids, kid), kid.domain
 	}
-	if num.kind != 'n' {
-		return c.binary(a, opProduct, depth)
+	if len(n.kids) == 0 {
+		return nil, c.errorf(a.pos, "%s is a number, not a kernel", strings.Join(nums, "*"))
 	}
-	if other.kind == 'n' {
-		return nil, c.errorf(a.pos, "%s*%s is a number, not a kernel", a.l.name, a.r.name)
-	}
-	if !(num.num > 0) || math.IsInf(num.num, 0) {
-		return nil, c.errorf(num.pos, "a scale factor must be a positive finite number (got %s): only positive scaling keeps a kernel positive semi-definite", num.name)
-	}
-	k, err := c.check(other, depth+1)
-	if err != nil {
-		return nil, err
-	}
-	return &node{op: opScale, scale: num.num, kids: []*node{k}, domain: k.domain}, nil
+	return n, nil
 }
 
 // params collects a call's named arguments, rejecting unknown and repeated
@@ -99,100 +114,35 @@ func (c *checker) params(a *ast, allowed ...string) (*params, error) {
 	return p, nil
 }
 
-// number returns a numeric argument; def is used when it is absent and
-// required is false.
-func (p *params) number(name string, required bool, def float64) (float64, int, error) {
-	arg, ok := p.named[name]
+// value returns the checked value of parameter prm: its default when
+// absent and optional, else a number in range or an allowed name.
+func (p *params) value(prm *Param) (num float64, name string, given bool, err error) {
+	fn := p.call.name
+	arg, ok := p.named[prm.Name]
 	if !ok {
-		if required {
-			return 0, p.call.pos, p.c.errorf(p.call.pos, "%s needs %s=...", p.call.name, name)
+		if prm.Required {
+			return 0, "", false, p.c.errorf(p.call.pos, "%s needs %s=...", fn, prm.Name)
 		}
-		return def, p.call.pos, nil
+		return prm.Default, prm.DefaultName, false, nil
+	}
+	if prm.Kind == Ident {
+		v := arg.val
+		if v.kind != 'c' || v.paren || len(prm.Choices) > 0 && !slices.Contains(prm.Choices, v.name) {
+			return 0, "", true, p.c.errorf(arg.pos, "%s: %s must be %s", fn, prm.Name, prm.Range())
+		}
+		return 0, v.name, true, nil
 	}
 	if arg.val.kind != 'n' {
-		return 0, arg.pos, p.c.errorf(arg.pos, "%s: %s must be a number", p.call.name, name)
+		return 0, "", true, p.c.errorf(arg.pos, "%s: %s must be a number", fn, prm.Name)
 	}
-	return arg.val.num, arg.pos, nil
+	if err := prm.Check(arg.val.num); err != nil {
+		return 0, "", true, p.c.errorf(arg.pos, "%s: %v", fn, err)
+	}
+	return arg.val.num, "", true, nil
 }
-
-// integer returns a whole-number argument in [lo, hi].
-func (p *params) integer(name string, required bool, def, lo, hi int) (int, error) {
-	if _, ok := p.named[name]; !ok && !required {
-		return def, nil
-	}
-	v, pos, err := p.number(name, required, float64(def))
-	if err != nil {
-		return 0, err
-	}
-	if v != math.Trunc(v) || v < float64(lo) || v > float64(hi) {
-		return 0, p.c.errorf(pos, "%s: %s must be a whole number from %d to %d, got %v", p.call.name, name, lo, hi, v)
-	}
-	return int(v), nil
-}
-
-func (p *params) sigma() (float64, error) {
-	v, pos, err := p.number("sigma", true, 0)
-	if err != nil {
-		return 0, err
-	}
-	if !(v > 0) || math.IsInf(v, 0) {
-		return 0, p.c.errorf(pos, "%s: sigma must be a positive finite number, got %v", p.call.name, v)
-	}
-	return v, nil
-}
-
-func (p *params) unit() (int, error) {
-	arg, ok := p.named["unit"]
-	if !ok {
-		return unitChar, nil
-	}
-	if arg.val.kind == 'c' && !arg.val.paren {
-		switch arg.val.name {
-		case "char":
-			return unitChar, nil
-		case "word":
-			return unitWord, nil
-		}
-	}
-	return 0, p.c.errorf(arg.pos, "%s: unit must be char or word", p.call.name)
-}
-
-var kernelNames = []string{"gauss", "laplace", "linear", "ngram", "normalize", "poly", "ssk", "subseq"}
 
 func (c *checker) call(a *ast, depth int) (*node, error) {
-	switch a.name {
-	case "linear":
-		if _, err := c.params(a); err != nil {
-			return nil, err
-		}
-		return &node{op: opLinear}, nil
-	case "poly":
-		p, err := c.params(a, "degree", "r")
-		if err != nil {
-			return nil, err
-		}
-		deg, err := p.integer("degree", true, 0, 1, MaxDegree)
-		if err != nil {
-			return nil, err
-		}
-		r, pos, err := p.number("r", false, 1)
-		if err != nil {
-			return nil, err
-		}
-		if !(r >= 0) || math.IsInf(r, 0) {
-			return nil, c.errorf(pos, "poly: r must be a finite number ≥ 0, got %v", r)
-		}
-		return &node{op: opPoly, degree: deg, r: r}, nil
-	case "gauss":
-		return c.gauss(a, depth)
-	case "laplace":
-		p, err := c.params(a, "sigma")
-		if err != nil {
-			return nil, err
-		}
-		s, err := p.sigma()
-		return &node{op: opLaplace, sigma: s}, err
-	case "normalize":
+	if a.name == "normalize" {
 		if len(a.args) != 1 || a.args[0].name != "" {
 			return nil, c.errorf(a.pos, "normalize takes exactly one kernel, as in normalize(ngram(n=3))")
 		}
@@ -201,72 +151,56 @@ func (c *checker) call(a *ast, depth int) (*node, error) {
 			return nil, err
 		}
 		return &node{op: opNormalize, kids: []*node{k}, domain: k.domain}, nil
-	case "subseq", "ssk", "ngram":
-		sp, err := c.stringKernel(a)
+	}
+	d, ok := Lookup(a.name)
+	if !ok {
+		return nil, c.errorf(a.pos, "unknown kernel %q (known: %s)", a.name, strings.Join(Names(), ", "))
+	}
+	return c.leaf(a, d, depth)
+}
+
+// leaf checks a call of the leaf kernel d against its definition and
+// builds its evaluator; over=K wraps it in the operator.
+func (c *checker) leaf(a *ast, d *Def, depth int) (*node, error) {
+	p, err := c.params(a, d.allowed()...)
+	if err != nil {
+		return nil, err
+	}
+	args := &Args{def: d, nums: make([]float64, len(d.Params)), names: make([]string, len(d.Params)),
+		given: make([]bool, len(d.Params)), Env: c.env}
+	for i := range d.Params {
+		if args.nums[i], args.names[i], args.given[i], err = p.value(&d.Params[i]); err != nil {
+			return nil, err
+		}
+	}
+	for i, prm := range d.Params {
+		if prm.Kind == Ident && len(prm.Choices) == 0 {
+			c.refs = append(c.refs, Reference{Kernel: d.Name, Param: prm.Name, Name: args.names[i]})
+		}
+	}
+	if d.Domain == StringDomain {
+		_, unit, _, err := p.value(&UnitParam)
 		if err != nil {
 			return nil, err
 		}
-		return &node{op: opString, str: sp, domain: StringDomain}, nil
+		args.unit = strkernel.Unit(slices.Index(UnitParam.Choices, unit))
 	}
-	names := append([]string(nil), kernelNames...)
-	sort.Strings(names)
-	return nil, c.errorf(a.pos, "unknown kernel %q (known: %s)", a.name, strings.Join(names, ", "))
-}
-
-func (c *checker) gauss(a *ast, depth int) (*node, error) {
-	p, err := c.params(a, "sigma", "over")
+	ev, err := d.Build(args)
 	if err != nil {
-		return nil, err
+		return nil, c.errorf(a.pos, "%s: %v", d.Name, err)
 	}
-	s, err := p.sigma()
-	if err != nil {
-		return nil, err
-	}
+	leaf := &node{op: opLeaf, ev: ev, unit: args.unit, domain: d.Domain}
 	over, ok := p.named["over"]
 	if !ok {
-		return &node{op: opGauss, sigma: s}, nil
+		return leaf, nil
+	}
+	radial, ok := ev.(Radial)
+	if !ok {
+		return nil, c.errorf(over.pos, "%s does not accept over=", d.Name)
 	}
 	k, err := c.check(over.val, depth+1)
 	if err != nil {
 		return nil, err
 	}
-	return &node{op: opGaussOver, sigma: s, kids: []*node{k}, domain: k.domain}, nil
-}
-
-func (c *checker) stringKernel(a *ast) (strParams, error) {
-	var sp strParams
-	var p *params
-	var err error
-	switch a.name {
-	case "subseq":
-		if p, err = c.params(a, "p", "unit"); err != nil {
-			return sp, err
-		}
-		sp.kind = strSubseq
-		sp.p, err = p.integer("p", false, 0, 1, 1<<20)
-	case "ssk":
-		if p, err = c.params(a, "p", "lambda", "unit"); err != nil {
-			return sp, err
-		}
-		sp.kind = strSSK
-		if sp.p, err = p.integer("p", true, 0, 1, 1<<20); err != nil {
-			return sp, err
-		}
-		var pos int
-		sp.lambda, pos, err = p.number("lambda", true, 0)
-		if err == nil && !(sp.lambda > 0 && sp.lambda <= 1) {
-			err = c.errorf(pos, "ssk: lambda must be in (0, 1], got %v", sp.lambda)
-		}
-	case "ngram":
-		if p, err = c.params(a, "n", "unit"); err != nil {
-			return sp, err
-		}
-		sp.kind = strNgram
-		sp.n, err = p.integer("n", true, 0, 1, 1<<20)
-	}
-	if err != nil {
-		return sp, err
-	}
-	sp.unit, err = p.unit()
-	return sp, err
+	return &node{op: opOver, radial: radial, kids: []*node{k}, domain: k.domain}, nil
 }

@@ -3,13 +3,12 @@ package kernels
 import (
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/ksql/ksql/internal/par"
 )
 
 // GramOptions control a parallel Gram computation.
@@ -26,6 +25,9 @@ type GramOptions struct {
 	// MaxCells bounds a string kernel's dynamic programme in each worker's
 	// Workspace (0: no bound).
 	MaxCells int64
+	// Env is given to each worker's Workspace: what kernels such as a
+	// transducer's need from outside their spec (nil: nothing).
+	Env Env
 }
 
 // PairError is a kernel evaluation that failed on one pair of objects,
@@ -64,7 +66,7 @@ func (s *Spec) Gram(objs []Object, dst []float64, opt GramOptions) error {
 	// Rows are handed out longest first (row i has n−i cells), which
 	// balances unequal rows across workers.
 	set := s.Prepare(objs).withNorms()
-	return s.parallel(n, n*(n+1)/2, 1, opt, func(i int, p *poller) error {
+	return s.parallel("kernels.Gram", n, n*(n+1)/2, 1, opt, func(i int, p *poller) error {
 		return p.row(set, i, set, i, n, dst[i*n:(i+1)*n])
 	})
 }
@@ -83,7 +85,7 @@ func (s *Spec) Cross(a, b []Object, dst []float64, opt GramOptions) error {
 	if n >= 8 && m >= 8 {
 		pa, pb = pa.withNorms(), pb.withNorms()
 	}
-	return s.parallel(n, n*m, max(1, 64/max(m, 1)), opt, func(i int, p *poller) error {
+	return s.parallel("kernels.Cross", n, n*m, max(1, 64/max(m, 1)), opt, func(i int, p *poller) error {
 		return p.row(pa, i, pb, 0, m, dst[i*m:(i+1)*m])
 	})
 }
@@ -118,70 +120,34 @@ type poller struct {
 	ws    *Workspace
 	check func() error
 	count int
+	_     [40]byte // a cache line of its own
 }
 
-// parallel runs row(i) for i in [0, n) on up to opt.Workers goroutines,
-// handing out chunk rows at a time so that expensive rows do not leave
-// other workers idle, and returns the first error.
-func (s *Spec) parallel(n, cells, chunk int, opt GramOptions, row func(i int, p *poller) error) error {
+// parallel runs row(i) for i in [0, n) on up to opt.Workers goroutines
+// (through par.For, which recovers a worker's panic as an error naming
+// name), handing out chunk rows at a time so that expensive rows do not
+// leave other workers idle, and returns the first error, preferring the
+// interrupt's: once a statement is cancelled, a worker's evaluation error
+// may only be a symptom of it.
+func (s *Spec) parallel(name string, n, cells, chunk int, opt GramOptions, row func(i int, p *poller) error) error {
 	if n == 0 {
 		return nil
 	}
-	w := opt.Workers
-	if w <= 0 {
-		w = runtime.GOMAXPROCS(0)
+	w := par.Workers(opt.Workers, n)
+	w = min(w, max(1, cells/minParallelCells))
+	// One allocation per worker: pollers side by side in a slice would
+	// share a cache line, and every row writes its counter.
+	pollers := make([]*poller, w)
+	for t := range pollers {
+		pollers[t] = &poller{ws: &Workspace{MaxCells: opt.MaxCells, Check: opt.Interrupt, Env: opt.Env}, check: opt.Interrupt}
 	}
-	w = min(w, n, max(1, cells/minParallelCells))
-	var next atomic.Int64
-	var failed atomic.Bool
-	errs := make([]error, w)
-	work := func(t int) {
-		p := &poller{ws: &Workspace{MaxCells: opt.MaxCells, Check: opt.Interrupt}, check: opt.Interrupt}
-		for !failed.Load() {
-			lo := int(next.Add(int64(chunk))) - chunk
-			if lo >= n {
-				return
-			}
-			for i := lo; i < min(lo+chunk, n); i++ {
-				if err := row(i, p); err != nil {
-					errs[t] = err
-					failed.Store(true)
-					return
-				}
-			}
+	err := par.For(name, n, w, chunk, func(t, i int) error { return row(i, pollers[t]) })
+	if err != nil && opt.Interrupt != nil {
+		if ierr := opt.Interrupt(); ierr != nil {
+			return ierr
 		}
 	}
-	if w == 1 {
-		work(0)
-	} else {
-		var wg sync.WaitGroup
-		for t := 0; t < w; t++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				work(t)
-			}()
-		}
-		wg.Wait()
-	}
-	return firstError(errs, opt.Interrupt)
-}
-
-// firstError prefers the interrupt: once a statement is cancelled, a
-// worker's evaluation error may only be a symptom of it.
-func firstError(errs []error, interrupt func() error) error {
-	var first error
-	for _, err := range errs {
-		if err != nil && first == nil {
-			first = err
-		}
-	}
-	if first != nil && interrupt != nil {
-		if err := interrupt(); err != nil {
-			return err
-		}
-	}
-	return first
+	return err
 }
 
 // Prepared is a list of objects ready for many kernel evaluations. When
@@ -201,22 +167,44 @@ type Prepared struct {
 	dim  int
 }
 
-// vecKernel is a spec's root vector kernel and its parameters.
+// vecKernel is a spec's root vector kernel and its parameters, for the
+// fast paths of the built-in vector kernels.
 type vecKernel struct {
-	op     op
+	op     vecOp
 	degree int
 	r      float64
 	sigma  float64
 }
 
+type vecOp int
+
+const (
+	vecLinear vecOp = iota
+	vecPoly
+	vecGauss
+	vecLaplace
+)
+
 // Prepare wraps objs (not copied; they must outlive the result).
 func (s *Spec) Prepare(objs []Object) *Prepared {
 	p := &Prepared{spec: s, objs: objs}
-	switch n := s.root; n.op {
-	case opLinear, opPoly, opGauss, opLaplace:
-		p.kern = vecKernel{op: n.op, degree: n.degree, r: n.r, sigma: n.sigma}
+	if s.root.op != opLeaf {
+		return p
+	}
+	switch k := s.root.ev.(type) {
+	case linearKernel:
+		p.kern = vecKernel{op: vecLinear}
+	case *polyKernel:
+		p.kern = vecKernel{op: vecPoly, degree: k.degree, r: k.r}
+	case *gaussKernel:
+		p.kern = vecKernel{op: vecGauss, sigma: k.sigma}
+	case *laplaceKernel:
+		p.kern = vecKernel{op: vecLaplace, sigma: k.sigma}
 	default:
 		return p
+	}
+	if s := p.kern.sigma; p.kern.op >= vecGauss && !(2*s*s >= sigmaLo && 2*s*s <= sigmaHi && s >= sigmaLo) {
+		return p // a σ whose square leaves float64: the scaled forms
 	}
 	for i := range objs {
 		if objs[i].isStr {
@@ -230,7 +218,7 @@ func (s *Spec) Prepare(objs []Object) *Prepared {
 // withNorms computes the squared norms that let gauss use a SIMD dot
 // product: worth it when each object meets many others.
 func (p *Prepared) withNorms() *Prepared {
-	if !p.fast || p.kern.op != opGauss {
+	if !p.fast || p.kern.op != vecGauss {
 		return p
 	}
 	p.norms = make([]float64, len(p.objs))
@@ -274,11 +262,17 @@ func (p *Prepared) Eval(i int, q *Prepared, j int, ws *Workspace) (float64, erro
 	k := &p.kern
 	if a.F32 == nil && b.F32 == nil {
 		switch k.op {
-		case opLinear:
-			return floats.Dot(a.F64, b.F64), nil
-		case opPoly:
-			return PolyOf(floats.Dot(a.F64, b.F64), k.degree, k.r), nil
-		case opGauss:
+		case vecLinear:
+			if v := floats.Dot(a.F64, b.F64); v == v {
+				return v, nil
+			}
+			return DotX(a, b).Float64(), nil // Inf − Inf inside: the scaled form
+		case vecPoly:
+			if v := floats.Dot(a.F64, b.F64); v == v {
+				return PolyOf(v, k.degree, k.r), nil
+			}
+			return PolyX(a, b, k.degree, k.r).Float64(), nil
+		case vecGauss:
 			var d2 float64
 			if p.norms != nil && q.norms != nil {
 				s := p.norms[i] + q.norms[j]
@@ -294,11 +288,11 @@ func (p *Prepared) Eval(i int, q *Prepared, j int, ws *Workspace) (float64, erro
 		return Laplace(a, b, k.sigma), nil
 	}
 	switch k.op {
-	case opLinear:
+	case vecLinear:
 		return Dot(a, b), nil
-	case opPoly:
+	case vecPoly:
 		return Poly(a, b, k.degree, k.r), nil
-	case opGauss:
+	case vecGauss:
 		return Gauss(a, b, k.sigma), nil
 	}
 	return Laplace(a, b, k.sigma), nil

@@ -11,6 +11,10 @@ import (
 // so that a hostile spec cannot exhaust the stack.
 const MaxDepth = 1000
 
+// MaxTerms bounds the operands of one sum or product: each costs an
+// evaluation per pair of objects.
+const MaxTerms = 10000
+
 // ParseError is a syntax or type error in a kernel spec.
 type ParseError struct {
 	Spec string
@@ -37,8 +41,9 @@ type ast struct {
 	num   float64
 	name  string
 	args  []astArg
-	paren bool // a call written with parentheses
-	l, r  *ast
+	paren bool   // a call written with parentheses
+	kids  []*ast // '+' and '*': the operands, two or more
+	ops   []int  // '+' and '*': ops[i] is the position of the operator before kids[i] (i ≥ 1)
 }
 
 type astArg struct {
@@ -130,43 +135,40 @@ func describe(t token) string {
 	return strconv.Quote(t.text)
 }
 
-// parseExpr parses term ('+' term)*.
+// parseExpr parses term ('+' term)*, as one n-ary sum: a long sum is
+// wide, not deep.
 func (p *parser) parseExpr() (*ast, error) {
 	p.depth++
 	defer func() { p.depth-- }()
 	if p.depth > MaxDepth {
 		return nil, p.errorf(p.peek().pos, "spec nested more than %d levels deep", MaxDepth)
 	}
-	l, err := p.parseTerm()
-	if err != nil {
-		return nil, err
-	}
-	for p.peek().kind == '+' {
-		op := p.next()
-		r, err := p.parseTerm()
-		if err != nil {
-			return nil, err
-		}
-		l = &ast{kind: '+', pos: op.pos, l: l, r: r}
-	}
-	return l, nil
+	return p.chain('+', p.parseTerm)
 }
 
-// parseTerm parses atom ('*' atom)*.
-func (p *parser) parseTerm() (*ast, error) {
-	l, err := p.parseAtom()
-	if err != nil {
-		return nil, err
+// parseTerm parses atom ('*' atom)*, as one n-ary product.
+func (p *parser) parseTerm() (*ast, error) { return p.chain('*', p.parseAtom) }
+
+// chain parses operand (op operand)*; a single operand is returned as is.
+func (p *parser) chain(op byte, operand func() (*ast, error)) (*ast, error) {
+	first, err := operand()
+	if err != nil || p.peek().kind != op {
+		return first, err
 	}
-	for p.peek().kind == '*' {
-		op := p.next()
-		r, err := p.parseAtom()
+	n := &ast{kind: op, pos: p.peek().pos, kids: []*ast{first}, ops: []int{0}}
+	for p.peek().kind == op {
+		t := p.next()
+		if len(n.kids) == MaxTerms {
+			return nil, p.errorf(t.pos, "a %s of more than %d terms", map[byte]string{'+': "sum", '*': "product"}[op], MaxTerms)
+		}
+		k, err := operand()
 		if err != nil {
 			return nil, err
 		}
-		l = &ast{kind: '*', pos: op.pos, l: l, r: r}
+		n.kids = append(n.kids, k)
+		n.ops = append(n.ops, t.pos)
 	}
-	return l, nil
+	return n, nil
 }
 
 func (p *parser) parseAtom() (*ast, error) {

@@ -95,13 +95,18 @@ func TestDeepNesting(t *testing.T) {
 			t.Errorf("%s...: error %v", open, err)
 		}
 	}
-	sum := strings.Repeat("linear + ", 100000) + "linear"
-	// A long flat sum parses iteratively but builds a deep tree.
-	if _, err := Parse(sum); err == nil || !strings.Contains(err.Error(), "nested more than") {
-		t.Errorf("sum of 100,001 kernels: error %v", err)
-	}
-	if _, err := Parse(strings.Repeat("linear + ", 500) + "linear"); err != nil {
-		t.Errorf("sum of 501 kernels: %v", err)
+	// Sums and products are n-ary, so a long flat sum is wide, not deep
+	// (issue 17): 1,002 terms are fine, and MaxTerms bounds a spec's size.
+	for _, op := range []string{" + ", " * "} {
+		long := strings.Repeat("linear"+op, 100000) + "linear"
+		if _, err := Parse(long); err == nil || !strings.Contains(err.Error(), "more than 10000 terms") {
+			t.Errorf("%q of 100,001 kernels: error %v", op, err)
+		}
+		for _, n := range []int{501, 1002, MaxTerms} {
+			if _, err := Parse(strings.Repeat("linear"+op, n-1) + "linear"); err != nil {
+				t.Errorf("%q of %d kernels: %v", op, n, err)
+			}
+		}
 	}
 }
 

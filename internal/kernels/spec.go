@@ -2,10 +2,11 @@ package kernels
 
 import (
 	"fmt"
-	"math"
+	"slices"
 	"strings"
 	"sync"
 
+	"github.com/ksql/ksql/internal/strkernel"
 	"github.com/ksql/ksql/internal/xfloat"
 )
 
@@ -25,32 +26,24 @@ func (d Domain) String() string {
 	return "vector"
 }
 
-// MaxDegree bounds poly's degree; larger degrees only overflow.
-const MaxDegree = 1000
-
 type op int
 
 const (
-	opLinear op = iota
-	opPoly
-	opGauss
-	opLaplace
-	opString
-	opNormalize
-	opGaussOver
-	opSum
-	opScale
-	opProduct
+	opLeaf      op = iota // a kernel of the definition table
+	opNormalize           // normalize(K)
+	opOver                // a Radial leaf over K's feature-space distance
+	opSum                 // K1 + K2 + ...
+	opProduct             // c * K1 * K2 * ...
 )
 
 // node is one checked kernel in a spec's tree.
 type node struct {
 	op     op
-	degree int
-	r      float64
-	sigma  float64
-	scale  float64
-	str    strParams
+	ev     Evaluator      // opLeaf
+	unit   strkernel.Unit // opLeaf of the string domain
+	radial Radial         // opOver
+	scale  xfloat.F       // opProduct: the product of its numbers
+	scaled bool           // opProduct: it has numbers
 	kids   []*node
 	domain Domain
 }
@@ -61,7 +54,20 @@ type Spec struct {
 	text  string
 	root  *node
 	units [2]bool // string units the spec's string kernels use
+	refs  []Reference
 }
+
+// Reference is a name that a spec's kernel parameter refers to outside the
+// spec text, such as the table of rational(fst=NAME).
+type Reference struct {
+	// Kernel and Param name the leaf kernel and its parameter; Name is the
+	// name the spec gives it.
+	Kernel, Param, Name string
+}
+
+// References returns the names the spec refers to, in spec order, so that
+// a caller can tell when what they name has changed.
+func (s *Spec) References() []Reference { return slices.Clone(s.refs) }
 
 // Domain reports whether the spec compares vectors or strings.
 func (s *Spec) Domain() Domain { return s.root.domain }
@@ -73,34 +79,37 @@ func (s *Spec) String() string { return s.text }
 // laplace(sigma=σ), the kernels random Fourier features support, and
 // returns its name and σ.
 func (s *Spec) ShiftInvariant() (name string, sigma float64, ok bool) {
-	switch s.root.op {
-	case opGauss:
-		return "gauss", s.root.sigma, true
-	case opLaplace:
-		return "laplace", s.root.sigma, true
+	if k, is := s.root.ev.(interface{ shiftInvariant() (string, float64) }); is && s.root.op == opLeaf {
+		name, sigma = k.shiftInvariant()
+		return name, sigma, true
 	}
 	return "", 0, false
 }
 
 // Parse parses and type-checks a kernel spec.
-func Parse(text string) (*Spec, error) {
+func Parse(text string) (*Spec, error) { return ParseEnv(text, nil) }
+
+// ParseEnv is Parse with an environment for the builders of kernels that
+// need something outside the spec text (Args.Env). Its result is not
+// cached: it may depend on env.
+func ParseEnv(text string, env Env) (*Spec, error) {
 	a, err := parseAST(text)
 	if err != nil {
 		return nil, err
 	}
-	c := checker{spec: text}
+	c := checker{spec: text, env: env}
 	root, err := c.check(a, 0)
 	if err != nil {
 		return nil, err
 	}
-	s := &Spec{text: text, root: root}
+	s := &Spec{text: text, root: root, refs: c.refs}
 	markUnits(root, &s.units)
 	return s, nil
 }
 
 func markUnits(n *node, u *[2]bool) {
-	if n.op == opString {
-		u[n.str.unit] = true
+	if n.op == opLeaf && n.domain == StringDomain {
+		u[n.unit] = true
 	}
 	for _, k := range n.kids {
 		markUnits(k, u)
@@ -120,6 +129,12 @@ type cached struct {
 // cacheSize bounds the spec cache; it is cleared when full, which only
 // costs a re-parse.
 const cacheSize = 512
+
+func clearCache() {
+	cache.Lock()
+	clear(cache.m)
+	cache.Unlock()
+}
 
 // ParseCached is Parse with a process-wide cache keyed by the spec text, so
 // a statement that names the same spec on every row parses it once.
@@ -159,11 +174,18 @@ func (s *Spec) PrepareString(t string) Object {
 	o := Object{isStr: true}
 	for u, used := range s.units {
 		if used {
-			o.seqs[u] = decodeString(t, u)
+			o.seqs[u] = decodeString(t, strkernel.Unit(u))
 		}
 	}
 	return o
 }
+
+// Seq returns a string object's symbols for unit u: empty unless the
+// spec's string kernels use u.
+func (o *Object) Seq(u strkernel.Unit) strkernel.Seq { return o.seqs[u] }
+
+// IsString reports whether o was prepared from a string.
+func (o *Object) IsString() bool { return o.isStr }
 
 // Workspace holds the buffers of one evaluating goroutine.
 type Workspace struct {
@@ -172,6 +194,9 @@ type Workspace struct {
 	MaxCells int64
 	// Check is polled during long computations; its error aborts them.
 	Check func() error
+	// Env resolves what kernels need from outside their spec, for the
+	// connection evaluating (nil: nothing; such kernels then fail).
+	Env Env
 }
 
 // Eval returns K(a, b) as an extended-range float: string kernels of long
@@ -202,99 +227,4 @@ func (s *Spec) checkArgs(a, b *Object) error {
 func (s *Spec) EvalFloat(a, b *Object, ws *Workspace) (float64, error) {
 	v, err := s.Eval(a, b, ws)
 	return v.Float64(), err
-}
-
-// Distance returns sqrt(K(a,a) − 2K(a,b) + K(b,b)), the distance in the
-// kernel's feature space; rounding below zero is clamped to 0.
-func (s *Spec) Distance(a, b *Object, ws *Workspace) (float64, error) {
-	d, err := s.sqDist(a, b, ws)
-	if err != nil {
-		return 0, err
-	}
-	return xfloat.Sqrt(d).Float64(), nil
-}
-
-func (s *Spec) sqDist(a, b *Object, ws *Workspace) (xfloat.F, error) {
-	if err := s.checkArgs(a, b); err != nil {
-		return xfloat.F{}, err
-	}
-	return s.root.sqDist(a, b, ws)
-}
-
-// withSelf returns K(a,b), K(a,a) and K(b,b), which normalize and the
-// feature-space distance both need.
-func (n *node) withSelf(a, b *Object, ws *Workspace) (kab, kaa, kbb xfloat.F, err error) {
-	if kab, err = n.eval(a, b, ws); err != nil {
-		return
-	}
-	if kaa, err = n.eval(a, a, ws); err != nil {
-		return
-	}
-	kbb, err = n.eval(b, b, ws)
-	return
-}
-
-func (n *node) sqDist(a, b *Object, ws *Workspace) (xfloat.F, error) {
-	kab, kaa, kbb, err := n.withSelf(a, b, ws)
-	if err != nil {
-		return xfloat.F{}, err
-	}
-	d := xfloat.Add(xfloat.Sub(kaa, xfloat.Scale(2, kab)), kbb)
-	if d.M < 0 || math.IsNaN(d.M) {
-		return xfloat.F{}, nil
-	}
-	return d, nil
-}
-
-func (n *node) eval(a, b *Object, ws *Workspace) (xfloat.F, error) {
-	switch n.op {
-	case opLinear:
-		return xfloat.New(Dot(a.Vec, b.Vec)), nil
-	case opPoly:
-		return xfloat.Pow(xfloat.New(Dot(a.Vec, b.Vec)+n.r), n.degree), nil
-	case opGauss:
-		return xfloat.New(Gauss(a.Vec, b.Vec, n.sigma)), nil
-	case opLaplace:
-		return xfloat.New(Laplace(a.Vec, b.Vec, n.sigma)), nil
-	case opString:
-		return evalString(n.str, a, b, ws)
-	case opNormalize:
-		return n.normalize(a, b, ws)
-	case opGaussOver:
-		d, err := n.kids[0].sqDist(a, b, ws)
-		if err != nil {
-			return xfloat.F{}, err
-		}
-		return xfloat.New(math.Exp(-d.Float64() / (2 * n.sigma * n.sigma))), nil
-	case opScale:
-		v, err := n.kids[0].eval(a, b, ws)
-		return xfloat.Scale(n.scale, v), err
-	case opSum, opProduct:
-		l, err := n.kids[0].eval(a, b, ws)
-		if err != nil {
-			return l, err
-		}
-		r, err := n.kids[1].eval(a, b, ws)
-		if err != nil {
-			return r, err
-		}
-		if n.op == opSum {
-			return xfloat.Add(l, r), nil
-		}
-		return xfloat.Mul(l, r), nil
-	}
-	panic("kernels: unknown op")
-}
-
-func (n *node) normalize(a, b *Object, ws *Workspace) (xfloat.F, error) {
-	kab, kaa, kbb, err := n.kids[0].withSelf(a, b, ws)
-	if err != nil {
-		return xfloat.F{}, err
-	}
-	if kaa.M <= 0 || kbb.M <= 0 {
-		// An object with no features (a string shorter than n under
-		// ngram(n), a zero vector under linear) is orthogonal to all.
-		return xfloat.F{}, nil
-	}
-	return xfloat.Div(kab, xfloat.Sqrt(xfloat.Mul(kaa, kbb))), nil
 }

@@ -1,7 +1,3 @@
-// Package kernels holds ksql's vector kernels, the kernel spec language
-// (parsing, type checking and evaluation of specs such as
-// "normalize(ngram(n=3))" or "0.5*gauss(sigma=1) + linear"), and Gram
-// matrix computation.
 package kernels
 
 import (
@@ -164,25 +160,26 @@ func L1Dist(a, b Vec) float64 {
 	return s
 }
 
-// Linear is ⟨x, z⟩.
-func Linear(x, z Vec) float64 { return Dot(x, z) }
+// Linear is ⟨x, z⟩, exact to rounding where the float64 products overflow.
+func Linear(x, z Vec) float64 { return LinearAt(x, z, Dot(x, z)) }
 
-// Poly is (⟨x, z⟩ + r)^degree.
-func Poly(x, z Vec, degree int, r float64) float64 { return PolyOf(Dot(x, z), degree, r) }
+// Poly is (⟨x, z⟩ + r)^degree, as Linear.
+func Poly(x, z Vec, degree int, r float64) float64 { return PolyAt(x, z, Dot(x, z), degree, r) }
 
 // PolyOf is the polynomial kernel's value at inner product dot.
 func PolyOf(dot float64, degree int, r float64) float64 { return powInt(dot+r, degree) }
 
-// Gauss is exp(−‖x−z‖² / (2σ²)).
-func Gauss(x, z Vec, sigma float64) float64 { return GaussOf(SqDist(x, z), sigma) }
+// Gauss is exp(−‖x−z‖² / (2σ²)), in scaled form where ‖x−z‖² or 2σ²
+// leave the float64 range (see GaussAt).
+func Gauss(x, z Vec, sigma float64) float64 { return GaussAt(x, z, SqDist(x, z), sigma) }
 
 // GaussOf is the Gaussian kernel's value at squared distance d2. Every
 // gauss path (scalar function, spec, Gram rows) takes its exponential from
 // here or from expRow, which computes the same bits as fastExp.
 func GaussOf(d2, sigma float64) float64 { return fastExp(-d2 / (2 * sigma * sigma)) }
 
-// Laplace is exp(−‖x−z‖₁ / σ).
-func Laplace(x, z Vec, sigma float64) float64 { return LaplaceOf(L1Dist(x, z), sigma) }
+// Laplace is exp(−‖x−z‖₁ / σ), as Gauss.
+func Laplace(x, z Vec, sigma float64) float64 { return LaplaceAt(x, z, L1Dist(x, z), sigma) }
 
 // LaplaceOf is the Laplace kernel's value at L1 distance d1.
 func LaplaceOf(d1, sigma float64) float64 { return fastExp(-d1 / sigma) }

@@ -185,8 +185,8 @@ func BenchmarkFitDigits2000(b *testing.B) {
 		b.Fatal(err)
 	}
 	n := len(objs)
-	gramInto := func(K *mat.SymDense) {
-		if err := spec.Gram(objs, K.RawSymmetric().Data, kernels.GramOptions{}); err != nil {
+	gramInto := func(K *Gram) {
+		if err := spec.Gram(objs, K.Upper(), kernels.GramOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -194,7 +194,7 @@ func BenchmarkFitDigits2000(b *testing.B) {
 		for b.Loop() {
 			K := NewGram(n)
 			gramInto(K)
-			recycleGram(K)
+			K.Release()
 		}
 	})
 	ref := NewGram(n)
@@ -203,9 +203,9 @@ func BenchmarkFitDigits2000(b *testing.B) {
 		for b.Loop() {
 			b.StopTimer()
 			K := NewGram(n)
-			copy(K.RawSymmetric().Data, ref.RawSymmetric().Data)
+			copy(K.Upper(), ref.Upper())
 			b.StartTimer()
-			m, err := Fit(K, Options{Components: 5})
+			m, err := K.Fit(Options{Components: 5})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -216,7 +216,7 @@ func BenchmarkFitDigits2000(b *testing.B) {
 		for b.Loop() {
 			K := NewGram(n)
 			gramInto(K)
-			if _, err := Fit(K, Options{Components: 5}); err != nil {
+			if _, err := K.Fit(Options{Components: 5}); err != nil {
 				b.Fatal(err)
 			}
 		}

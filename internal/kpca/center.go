@@ -101,7 +101,9 @@ func centerUpper(a []float64, n, stride int, poll func() error, op *upperOp) (*C
 	for i := range ones {
 		ones[i] = 1
 	}
-	op.mul(sums, ones)
+	if err := op.mul(sums, ones); err != nil {
+		return nil, st, err
+	}
 	for _, s := range sums {
 		if s-s != 0 {
 			return nil, st, nonFiniteEntry(a, n, stride)
@@ -118,7 +120,7 @@ func centerUpper(a []float64, n, stride int, poll func() error, op *upperOp) (*C
 		return nil, st, err
 	}
 	parts := make([]gramStats, op.tasks)
-	op.team.do(op.tasks, func(t int) {
+	err := op.team.Do(op.tasks, func(t int) {
 		const block = 16 // as in upperOp.rows: interleaved blocks balance the triangle
 		for lo := t * block; lo < n; lo += op.tasks * block {
 			for i := lo; i < min(lo+block, n); i++ {
@@ -126,6 +128,9 @@ func centerUpper(a []float64, n, stride int, poll func() error, op *upperOp) (*C
 			}
 		}
 	})
+	if err != nil {
+		return nil, st, err
+	}
 	for _, p := range parts {
 		st.maxAbs = math.Max(st.maxAbs, p.maxAbs)
 		st.maxCentered = math.Max(st.maxCentered, p.maxCentered)
@@ -174,7 +179,7 @@ func nonFiniteEntry(a []float64, n, stride int) error {
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
 			if v := a[i*stride+j]; v-v != 0 {
-				return fmt.Errorf("Gram matrix entry (%d, %d) is %v; kernel values must be finite", i, j, v)
+				return &NonFiniteError{Row: i, Col: j, Landmark: -1, Value: v}
 			}
 		}
 	}

@@ -3,13 +3,16 @@
 // PCA, Nyström kernel PCA and the exact explicit feature map. It knows
 // nothing of SQL or of kernel specs: callers hand it kernel values.
 //
-// # Exact kernel PCA (kpca, method=exact)
+// Errors carry fields (ComponentsError, NonFiniteError), so that callers
+// word them in their own terms.
 //
-//	if kpca.ExactBytes(n) > maxGramBytes { /* error naming max_gram_bytes and method=nystrom */ }
+// # Exact kernel PCA
+//
+//	if kpca.ExactBytes(n) > limit { /* the caller's error */ }
 //	K := kpca.NewGram(n)                         // recycled storage; fill the upper triangle:
-//	K.SetSym(i, j, k(x_i, x_j))                  // for j ≥ i (or write K.RawSymmetric().Data)
-//	m, err := kpca.Fit(K, kpca.Options{Components: k, Interrupt: conn.Err})
-//	// K is now destroyed (Fit works in place); keep m.
+//	K.Upper()[i*n+j] = k(x_i, x_j)               // for j ≥ i (kernels.Spec.Gram does it)
+//	m, err := K.Fit(kpca.Options{Components: k, Interrupt: conn.Err})
+//	// K is now consumed (Fit works in place); keep m. K.Release() if not fitting.
 //	m.Projection(i, dst)                          // row i: pc1..pck
 //	m.Project(kz, dst)                            // new z: kz[i] = k(x_i, z), i = 0..n−1
 //	m.Eigenvalues, m.ExplainedRatio, m.MinEigenvalue   // kpca_eigen
@@ -42,13 +45,13 @@
 // kernel with negative eigenvalues still fits (its top components are well
 // defined) and reports MinEigenvalue < 0; projections are never NaN.
 //
-// # Nyström (kpca, method=nystrom)
+// # Nyström
 //
 //	L, err := kpca.SampleLandmarks(n, landmarks, seed)  // reproducible, documented generator
-//	if kpca.NystromBytes(n, len(L), k) > maxGramBytes { ... }
-//	m, err := kpca.FitNystrom(n, L, func(worker, i int, dst []float64) error {
-//		// dst[l] = k(x_i, x_{L[l]}); one workspace per worker
-//	}, kpca.Options{Components: k, Interrupt: conn.Err})
+//	if kpca.NystromBytes(n, len(L), k) > limit { ... }
+//	// C[i·m+l] = k(x_i, x_{L[l]}), e.g. from kernels.Spec.Cross:
+//	m, err := kpca.FitNystromMatrix(C, L, kpca.Options{Components: k, Interrupt: conn.Err})
+//	// or FitNystrom(n, L, rowFunc, opt) to have the rows computed on demand
 //	m.Project(kL, dst)                            // new z: kL[l] = k(x_{L[l]}, z), len(L) values
 //
 // The same Model type, so Projection, Eigenvalues and friends work alike;
@@ -56,9 +59,9 @@
 // time and n·m float64s: 20,000 objects and 500 landmarks take ~6 s and
 // ~110 MB on the 2-core test machine.
 //
-// # Explicit feature map (kernel_map)
+// # Explicit feature map
 //
-//	fm, err := kpca.FitMap(K, kpca.MapOptions{Interrupt: conn.Err}) // K destroyed too
+//	fm, err := K.FitMap(kpca.MapOptions{Interrupt: conn.Err}) // K consumed too
 //	fm.Stored(i, dst)                             // vector of training object i (length fm.Dim())
 //	fm.Apply(kz, dst)                             // vector of new z, kz[i] = k(x_i, z)
 //
@@ -72,8 +75,8 @@
 //
 // # Conventions
 //
-// Error messages carry no module name (callers prefix "kpca: " or
-// "kernel_map: "); ErrNoObjects, ErrIdentical and *ComponentsError can be
+// Error messages carry no module name and no caller's vocabulary;
+// ErrNoObjects, ErrIdentical, *ComponentsError and *NonFiniteError can be
 // tested with errors.Is / errors.As, and Interrupt's error is returned
 // unchanged. Kernel values that are NaN or infinite (an overflowing string
 // kernel) are refused with their position. Fitted models are immutable and

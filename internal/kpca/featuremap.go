@@ -68,24 +68,26 @@ type Map struct {
 
 // FitMap computes the feature map of the n×n Gram matrix K (upper triangle
 // read; nil or empty means n = 0). Like Fit it uses K as workspace,
-// destroying it (and recycling the storage of a K made by NewGram), and costs one dense O(n³) eigendecomposition (about 16 s
+// destroying it (Gram.FitMap does the same on recycled storage), and
+// costs one dense O(n³) eigendecomposition (about 16 s
 // at n = 2,000 on a 2-core machine, 0.2 s at n = 500); peak memory is K
 // plus n·r values. Errors: ErrNoObjects; a non-finite entry; a kernel that
 // is not positive semi-definite on the data (an eigenvalue below
 // −ZeroTol·λ_max: no real feature map reproduces it); a zero Gram matrix;
 // Interrupt's error.
-func FitMap(K *mat.SymDense, opt MapOptions) (*Map, error) {
+func FitMap(K *mat.SymDense, opt MapOptions) (*Map, error) { return fitMap(K, opt, nil) }
+
+// fitMap is FitMap; done is as in fitExact.
+func fitMap(K *mat.SymDense, opt MapOptions, done func(reuse bool)) (*Map, error) {
+	recycle := true // as in fitExact
+	if done != nil {
+		defer func() { done(recycle) }()
+	}
 	if K == nil || K.IsEmpty() {
 		return nil, ErrNoObjects
 	}
 	raw := K.RawSymmetric()
 	n, stride := raw.N, raw.Stride
-	recycle := true // as in Fit
-	defer func() {
-		if recycle {
-			recycleGram(K)
-		}
-	}()
 	poll := noPoll
 	if opt.Interrupt != nil {
 		poll = opt.Interrupt
@@ -98,7 +100,7 @@ func FitMap(K *mat.SymDense, opt MapOptions) (*Map, error) {
 		}
 		for j := i; j < n; j++ {
 			if v := raw.Data[i*stride+j]; v-v != 0 { // NaN or ±Inf
-				return nil, fmt.Errorf("Gram matrix entry (%d, %d) is %v; kernel values must be finite", i, j, v)
+				return nil, &NonFiniteError{Row: i, Col: j, Landmark: -1, Value: v}
 			}
 		}
 	}

@@ -3,26 +3,28 @@ package kpca
 import (
 	"sync"
 	"time"
-	"weak"
 
 	"gonum.org/v1/gonum/mat"
 )
 
-// NewGram returns an n×n matrix for Fit or FitMap to consume (n ≥ 0): the
-// caller fills its upper triangle, RawSymmetric().Data[i·n+j] for j ≥ i
-// (the stride is n), and hands it over. Its storage may be that of a matrix
-// that an earlier Fit or FitMap has finished with, so entries the caller
-// does not write are unspecified, not zero; the lower triangle is never
-// read. Reuse spares a fit the page faults of fresh memory (the Go runtime
-// returns freed memory to the operating system between fits): about 35 ms
-// for n = 2,000 on the test machine, more than computing the Gram matrix.
-//
-// The storage of the last consumed matrix is kept for gramKeep after its
-// fit, if it is at most gramKeepBytes; Fit and FitMap recycle only the
-// storage of matrices that NewGram made, never a caller's own.
-func NewGram(n int) *mat.SymDense {
+// Gram is an n×n matrix of kernel values for one fit, in storage that
+// fits hand on to the next: the caller fills its upper triangle,
+// Upper()[i·n+j] for j ≥ i, and calls Fit or FitMap, which consume it, or
+// Release when it will not fit after all (the kernel computation failed).
+// The storage may be that of a matrix an earlier fit finished with, so
+// entries the caller does not write are unspecified, not zero; the lower
+// triangle is never read. Reuse spares a fit the page faults of fresh
+// memory (the Go runtime returns freed memory to the operating system
+// between fits): about 35 ms for n = 2,000 on the test machine, more than
+// computing the Gram matrix. A Gram is not safe for concurrent use.
+type Gram struct {
+	sym *mat.SymDense // nil once consumed or released
+}
+
+// NewGram returns an n×n Gram matrix (n ≥ 0) to fill.
+func NewGram(n int) *Gram {
 	if n == 0 {
-		return &mat.SymDense{}
+		return &Gram{sym: &mat.SymDense{}}
 	}
 	size := n * n
 	var data []float64
@@ -35,10 +37,72 @@ func NewGram(n int) *mat.SymDense {
 	if data == nil {
 		data = make([]float64, size)
 	}
+	return &Gram{sym: mat.NewSymDense(n, data)}
+}
+
+// N returns n.
+func (g *Gram) N() int { return g.sym.SymmetricDim() }
+
+// Upper returns the n·n row-major storage whose upper triangle the caller
+// fills (the stride is n).
+func (g *Gram) Upper() []float64 { return g.sym.RawSymmetric().Data }
+
+// Release gives the storage back for the next NewGram; g must not be used
+// afterwards. Releasing twice is harmless.
+func (g *Gram) Release() {
+	if g.sym == nil {
+		return
+	}
+	data := g.sym.RawSymmetric().Data
+	g.sym = nil
+	if len(data) == 0 || 8*cap(data) > gramKeepBytes {
+		return
+	}
 	grams.Lock()
-	grams.out = append(grams.out, weak.Make(&data[0]))
-	grams.Unlock()
-	return mat.NewSymDense(n, data)
+	defer grams.Unlock()
+	grams.spare = data[:cap(data)]
+	if grams.timer == nil {
+		grams.timer = time.AfterFunc(gramKeep, func() {
+			grams.Lock()
+			grams.spare = nil
+			grams.Unlock()
+		})
+	} else {
+		grams.timer.Reset(gramKeep)
+	}
+}
+
+// Fit is the package's Fit on g, which it consumes: its storage is
+// released when the fit is done with it.
+func (g *Gram) Fit(opt Options) (*Model, error) {
+	K := g.take()
+	return fitExact(K, opt, g.giveBack(K))
+}
+
+// FitMap is the package's FitMap on g, which it consumes like Fit.
+func (g *Gram) FitMap(opt MapOptions) (*Map, error) {
+	K := g.take()
+	return fitMap(K, opt, g.giveBack(K))
+}
+
+func (g *Gram) take() *mat.SymDense {
+	K := g.sym
+	if K == nil {
+		panic("kpca: Gram used after Fit, FitMap or Release")
+	}
+	return K
+}
+
+// giveBack returns the function a fit calls when it no longer needs K:
+// reuse false means a background computation may still write to it (an
+// interrupted dense factorisation), so it is left to the collector.
+func (g *Gram) giveBack(K *mat.SymDense) func(reuse bool) {
+	return func(reuse bool) {
+		if reuse {
+			g.Release()
+		}
+		g.sym = nil
+	}
 }
 
 const (
@@ -50,48 +114,9 @@ const (
 	gramKeepBytes = 128 << 20
 )
 
-// grams holds the storage of the last consumed Gram matrix, and weak
-// pointers to the matrices NewGram has handed out and not yet taken back.
+// grams holds the storage of the last released Gram matrix.
 var grams struct {
 	sync.Mutex
 	spare []float64
 	timer *time.Timer
-	out   []weak.Pointer[float64]
-}
-
-// recycleGram gives K's storage back to NewGram if NewGram made it. The
-// caller must not touch K afterwards.
-func recycleGram(K *mat.SymDense) {
-	data := K.RawSymmetric().Data
-	if len(data) == 0 {
-		return
-	}
-	p := &data[0]
-	found := false
-	grams.Lock()
-	defer grams.Unlock()
-	live := grams.out[:0]
-	for _, w := range grams.out {
-		switch v := w.Value(); {
-		case v == p && !found:
-			found = true
-		case v != nil:
-			live = append(live, w)
-		}
-	}
-	clear(grams.out[len(live):])
-	grams.out = live
-	if !found || 8*cap(data) > gramKeepBytes {
-		return
-	}
-	grams.spare = data[:cap(data)]
-	if grams.timer == nil {
-		grams.timer = time.AfterFunc(gramKeep, func() {
-			grams.Lock()
-			grams.spare = nil
-			grams.Unlock()
-		})
-	} else {
-		grams.timer.Reset(gramKeep)
-	}
 }

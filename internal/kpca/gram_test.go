@@ -9,15 +9,14 @@ import (
 
 // fillGram writes the upper triangle of K from ref and NaN below it, as
 // recycled storage may hold anything there.
-func fillGram(K, ref *mat.SymDense) {
-	raw := K.RawSymmetric()
-	n := raw.N
+func fillGram(K *Gram, ref *mat.SymDense) {
+	data, n := K.Upper(), K.N()
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {
 			if j >= i {
-				raw.Data[i*raw.Stride+j] = ref.At(i, j)
+				data[i*n+j] = ref.At(i, j)
 			} else {
-				raw.Data[i*raw.Stride+j] = math.NaN()
+				data[i*n+j] = math.NaN()
 			}
 		}
 	}
@@ -38,7 +37,7 @@ func TestNewGram(t *testing.T) {
 		for rep := 0; rep < 3; rep++ {
 			K := NewGram(len(X))
 			fillGram(K, ref)
-			got, err := Fit(K, Options{Components: 3, Solver: solver})
+			got, err := K.Fit(Options{Components: 3, Solver: solver})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,7 +63,7 @@ func TestNewGram(t *testing.T) {
 	}
 	K := NewGram(50)
 	fillGram(K, small)
-	gotMap, err := FitMap(K, MapOptions{})
+	gotMap, err := K.FitMap(MapOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,21 +80,29 @@ func TestNewGram(t *testing.T) {
 	}
 	for try := 0; try < 3; try++ {
 		K := NewGram(len(X))
-		p := &K.RawSymmetric().Data[0]
+		p := &K.Upper()[0]
 		if p == ownData {
 			t.Fatal("NewGram handed out the storage of a caller's own matrix")
 		}
 		fillGram(K, ref)
-		if _, err := Fit(K, Options{Components: 3}); err != nil {
+		if _, err := K.Fit(Options{Components: 3}); err != nil {
 			t.Fatal(err)
 		}
 		next := NewGram(len(X))
-		if &next.RawSymmetric().Data[0] != p {
+		if &next.Upper()[0] != p {
 			t.Fatal("NewGram did not reuse the storage of the matrix just consumed")
 		}
-		recycleGram(next) // as a fit would
+		next.Release() // as a fit would
+		next.Release() // twice is harmless
 	}
-	if K := NewGram(0); !K.IsEmpty() {
+	// A Gram released without a fit (its kernel values failed) is reused too.
+	K = NewGram(len(X))
+	p := &K.Upper()[0]
+	K.Release()
+	if next := NewGram(len(X)); &next.Upper()[0] != p {
+		t.Fatal("NewGram did not reuse the storage of a released matrix")
+	}
+	if K := NewGram(0); K.N() != 0 || len(K.Upper()) != 0 {
 		t.Errorf("NewGram(0) is not empty")
 	}
 }

@@ -24,46 +24,6 @@ var ErrNoObjects = errors.New("there are no objects to fit")
 // space: the centred Gram matrix is zero and there is no direction of variance.
 var ErrIdentical = errors.New("all objects are identical under the kernel (the centred Gram matrix is zero), so there are no principal components")
 
-// ComponentsError reports a number of components the data cannot support.
-type ComponentsError struct {
-	Requested int // the components asked for
-	Objects   int // n
-	Landmarks int // m for a Nyström fit, 0 for an exact one
-	// Rank is the number of eigenvalues of the centred Gram matrix that are
-	// not zero by ZeroTol, counted among the first Requested (so at most Requested);
-	// −1 when the request was refused before solving.
-	Rank int
-	// Negative is the most negative eigenvalue found, 0 if none: a kernel
-	// that is not positive semi-definite on the data.
-	Negative float64
-}
-
-// Error says how many components were asked for and how many the data allows.
-func (e *ComponentsError) Error() string {
-	switch {
-	case e.Requested <= 0:
-		return fmt.Sprintf("components=%d: at least 1 component is needed", e.Requested)
-	case e.Rank < 0 && e.Landmarks > 0 && e.Requested > e.Landmarks && e.Landmarks < e.Objects:
-		return fmt.Sprintf("components=%d but there are only %d landmarks (at most %d components with method=nystrom; raise landmarks)",
-			e.Requested, e.Landmarks, e.Landmarks)
-	case e.Rank < 0 && e.Objects == 1:
-		return fmt.Sprintf("components=%d but there is only 1 object (a single object has no variance to analyse)", e.Requested)
-	case e.Rank < 0:
-		return fmt.Sprintf("components=%d but there are only %d objects (at most %d components: centring removes one dimension)",
-			e.Requested, e.Objects, e.Objects-1)
-	}
-	what := "centred Gram matrix"
-	if e.Landmarks > 0 {
-		what = fmt.Sprintf("centred Nyström approximation (%d landmarks)", e.Landmarks)
-	}
-	msg := fmt.Sprintf("components=%d but the %s of the %d objects has only %d positive eigenvalues (at most %d components)",
-		e.Requested, what, e.Objects, e.Rank, e.Rank)
-	if e.Negative < 0 {
-		msg += fmt.Sprintf("; the kernel is not positive semi-definite on this data (eigenvalue %.6g)", e.Negative)
-	}
-	return msg
-}
-
 // Options configure an exact or Nyström fit.
 type Options struct {
 	// Components is k, the number of principal components (≥ 1).
@@ -145,6 +105,10 @@ func (m *Model) Projection(i int, dst []float64) []float64 {
 	return dst
 }
 
+// ProjectionAt returns coordinate j of training object i, as Projection
+// does, without a slice.
+func (m *Model) ProjectionAt(i, j int) float64 { return m.proj[i*m.k+j] }
+
 // Project writes into dst (length k; allocated if nil) the coordinates of
 // a new object z, given kz[b] = k(basis_b, z) for the model's basis objects
 // (BasisSize values, in training order). For an exact model it is
@@ -189,9 +153,8 @@ func (m *Model) basisName() string {
 // K is used as workspace: Fit centres it in place and may overwrite it with
 // eigenvectors, so its contents are destroyed and the caller must neither
 // read nor reuse K afterwards, even after an error (after an interrupt a
-// dense factorisation may still be finishing in the background; and the
-// storage of a K made by NewGram is recycled). Peak memory is K plus
-// O(n·k).
+// dense factorisation may still be finishing in the background). Gram.Fit
+// does the same on recycled storage. Peak memory is K plus O(n·k).
 //
 // Sign rule: each eigenvector v_j is oriented so that its entry of largest
 // absolute value is positive, the lowest index winning ties (scikit-learn's
@@ -201,7 +164,17 @@ func (m *Model) basisName() string {
 // when fewer than k eigenvalues exceed ZeroTol·λ₁ (including a kernel that
 // is not positive semi-definite on the data, whose negative eigenvalue the
 // error reports); ErrIdentical; a non-finite entry of K; Interrupt's error.
-func Fit(K *mat.SymDense, opt Options) (*Model, error) {
+func Fit(K *mat.SymDense, opt Options) (*Model, error) { return fitExact(K, opt, nil) }
+
+// fitExact is Fit; done, if not nil, is called once K is no longer needed
+// (see Gram.giveBack).
+func fitExact(K *mat.SymDense, opt Options, done func(reuse bool)) (*Model, error) {
+	// K's storage goes back to NewGram, unless a dense factorisation that
+	// was interrupted may still be writing to it.
+	recycle := true
+	if done != nil {
+		defer func() { done(recycle) }()
+	}
 	if K == nil || K.IsEmpty() {
 		return nil, ErrNoObjects
 	}
@@ -214,14 +187,6 @@ func Fit(K *mat.SymDense, opt Options) (*Model, error) {
 		return nil, &ComponentsError{Requested: k, Objects: n, Rank: -1}
 	}
 	poll := opt.poll()
-	// K's storage goes back to NewGram, unless a dense factorisation that
-	// was interrupted may still be writing to it.
-	recycle := true
-	defer func() {
-		if recycle {
-			recycleGram(K)
-		}
-	}()
 	op := newUpperOp(raw.Data, n, raw.Stride, opt.Workers)
 	cent, st, err := centerUpper(raw.Data, n, raw.Stride, poll, op)
 	if err != nil {

@@ -160,6 +160,22 @@ func TestCentering(t *testing.T) {
 	}
 }
 
+// compErr checks a *ComponentsError's fields, which callers word.
+func compErr(requested, objects, rank int) func(error) bool {
+	return func(err error) bool {
+		var e *ComponentsError
+		return errors.As(err, &e) && e.Requested == requested && e.Objects == objects && e.Rank == rank
+	}
+}
+
+// nonFiniteAt checks a *NonFiniteError's entry.
+func nonFiniteAt(row, col int) func(error) bool {
+	return func(err error) bool {
+		var e *NonFiniteError
+		return errors.As(err, &e) && e.Row == row && e.Col == col && e.Landmark == -1
+	}
+}
+
 func constMatrix(n int, v float64) *mat.SymDense {
 	K := mat.NewSymDense(n, nil)
 	for i := 0; i < n; i++ {
@@ -192,9 +208,9 @@ func TestFitErrors(t *testing.T) {
 	}{
 		{"no objects", nil, Options{Components: 1}, "no objects", func(e error) bool { return errors.Is(e, ErrNoObjects) }},
 		{"no objects (empty matrix)", &mat.SymDense{}, Options{Components: 1}, "no objects", nil},
-		{"zero components", gram(iris, gauss(1)), Options{Components: 0}, "components=0: at least 1", nil},
-		{"negative components", gram(iris, gauss(1)), Options{Components: -2}, "components=-2", nil},
-		{"more components than objects", gram(iris[:3], gauss(1)), Options{Components: 5}, "components=5 but there are only 3 objects (at most 2", nil},
+		{"zero components", gram(iris, gauss(1)), Options{Components: 0}, "0 components requested: at least 1", compErr(0, 150, -1)},
+		{"negative components", gram(iris, gauss(1)), Options{Components: -2}, "-2 components requested", compErr(-2, 150, -1)},
+		{"more components than objects", gram(iris[:3], gauss(1)), Options{Components: 5}, "5 components requested but there are only 3 objects (at most 2", compErr(5, 3, -1)},
 		{"components = n", gram(iris[:3], gauss(1)), Options{Components: 3}, "at most 2 components", nil},
 		{"one object", gram(iris[:1], gauss(1)), Options{Components: 1}, "only 1 object", nil},
 		{"identical objects", constMatrix(20, 0.1), Options{Components: 1}, "identical", func(e error) bool { return errors.Is(e, ErrIdentical) }},
@@ -203,9 +219,9 @@ func TestFitErrors(t *testing.T) {
 		{"rank 4 (linear on 4 features), lanczos", gram(iris, linear), Options{Components: 5, Solver: Lanczos}, "only 4 positive eigenvalues", nil},
 		{"negative definite", negLinear, Options{Components: 1, Solver: Dense}, "has only 0 positive eigenvalues (at most 0 components); the kernel is not positive semi-definite on this data (eigenvalue -", nil},
 		{"negative definite, lanczos", negLinear, Options{Components: 1, Solver: Lanczos}, "not positive semi-definite", nil},
-		{"NaN entry", withNaN, Options{Components: 1}, "entry (2, 5) is NaN", nil},
+		{"NaN entry", withNaN, Options{Components: 1}, "entry (2, 5) is NaN", nonFiniteAt(2, 5)},
 		{"Inf entry", withInf, Options{Components: 1}, "entry (3, 3) is +Inf", nil},
-		{"two bad entries: the first in row order", twoBad, Options{Components: 1}, "entry (7, 599) is NaN", nil},
+		{"two bad entries: the first in row order", twoBad, Options{Components: 1}, "entry (7, 599) is NaN", nonFiniteAt(7, 599)},
 		{"row sums overflow", huge, Options{Components: 1}, "row sums of the Gram matrix overflow", nil},
 		{"interrupt, dense", gram(iris, gauss(1)), Options{Components: 2, Solver: Dense, Interrupt: func() error { return stop }}, "stop now", func(e error) bool { return errors.Is(e, stop) }},
 		{"interrupt, lanczos", gram(iris, gauss(1)), Options{Components: 2, Solver: Lanczos, Interrupt: func() error { return stop }}, "stop now", nil},

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+
+	"github.com/ksql/ksql/internal/par"
 )
 
 // SampleLandmarks chooses m distinct indices out of 0..n−1, uniformly at
@@ -29,7 +29,7 @@ func SampleLandmarks(n, m int, seed uint64) ([]int, error) {
 		return nil, ErrNoObjects
 	}
 	if m <= 0 {
-		return nil, fmt.Errorf("landmarks=%d: at least 1 landmark is needed", m)
+		return nil, fmt.Errorf("%d landmarks requested: at least 1 is needed", m)
 	}
 	p := make([]int, n)
 	for i := range p {
@@ -100,8 +100,41 @@ func FitNystrom(n int, landmarks []int, row RowFunc, opt Options) (*Model, error
 	poll := opt.poll()
 	C := make([]float64, n*m)
 	if err := fillRows(C, n, m, row, workerCount(opt.Workers), poll); err != nil {
+		return nil, landmarkCol(err, landmarks)
+	}
+	return fitNystrom(C, n, landmarks, k, poll)
+}
+
+// FitNystromMatrix is FitNystrom on the kernel values computed beforehand:
+// C[i·m+l] = k(x_i, x_{landmarks[l]}) for the n = len(C)/m objects, as
+// from kernels.Spec.Cross of the objects against the landmarks. C is used
+// as workspace and destroyed. A non-finite value is a *NonFiniteError.
+func FitNystromMatrix(C []float64, landmarks []int, opt Options) (*Model, error) {
+	m, k := len(landmarks), opt.Components
+	if m == 0 {
+		return nil, checkLandmarks(0, landmarks)
+	}
+	n := len(C) / m
+	if n <= 0 {
+		return nil, ErrNoObjects
+	}
+	if err := checkLandmarks(n, landmarks); err != nil {
 		return nil, err
 	}
+	if k < 1 || k > n-1 || k > m {
+		return nil, &ComponentsError{Requested: k, Objects: n, Landmarks: m, Rank: -1}
+	}
+	for i := 0; i < n; i++ {
+		if err := finiteRow(C[i*m:(i+1)*m], i); err != nil {
+			return nil, landmarkCol(err, landmarks)
+		}
+	}
+	return fitNystrom(C[:n*m], n, landmarks, k, opt.poll())
+}
+
+// fitNystrom is the part of FitNystrom that follows the kernel values.
+func fitNystrom(C []float64, n int, landmarks []int, k int, poll func() error) (*Model, error) {
+	m := len(landmarks)
 	M, minW, err := inverseSqrtLandmarks(C, landmarks, m, poll)
 	if err != nil {
 		return nil, err
@@ -147,7 +180,7 @@ func FitNystrom(n int, landmarks []int, row RowFunc, opt Options) (*Model, error
 
 func checkLandmarks(n int, landmarks []int) error {
 	if len(landmarks) == 0 {
-		return fmt.Errorf("landmarks=0: at least 1 landmark is needed")
+		return fmt.Errorf("no landmarks: at least 1 is needed")
 	}
 	for i, l := range landmarks {
 		if l < 0 || l >= n {
@@ -160,59 +193,42 @@ func checkLandmarks(n int, landmarks []int) error {
 	return nil
 }
 
-// fillRows computes C = K[:, L] row by row on w goroutines, rejecting
-// non-finite kernel values.
+// fillRows computes C = K[:, L] row by row on w workers (par.For, which
+// returns a worker's panic as an error), rejecting non-finite kernel values.
+// poll is checked before each chunk of rows.
 func fillRows(C []float64, n, m int, row RowFunc, w int, poll func() error) error {
 	const chunk = 64
-	var next atomic.Int64
-	var failed atomic.Bool
-	errs := make([]error, w)
-	var wg sync.WaitGroup
-	for t := 0; t < w; t++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for !failed.Load() {
-				lo := int(next.Add(chunk)) - chunk
-				if lo >= n {
-					return
-				}
-				if err := poll(); err != nil {
-					errs[t] = err
-					failed.Store(true)
-					return
-				}
-				for i := lo; i < min(lo+chunk, n); i++ {
-					dst := C[i*m : (i+1)*m]
-					err := row(t, i, dst)
-					if err == nil {
-						err = finiteRow(dst, i)
-					}
-					if err != nil {
-						errs[t] = err
-						failed.Store(true)
-						return
-					}
-				}
+	return par.For("kpca.FitNystrom", n, w, chunk, func(t, i int) error {
+		if i%chunk == 0 {
+			if err := poll(); err != nil {
+				return err
 			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
+		}
+		dst := C[i*m : (i+1)*m]
+		if err := row(t, i, dst); err != nil {
 			return err
+		}
+		return finiteRow(dst, i)
+	})
+}
+
+// finiteRow finds a non-finite value in row i of C; the error's Col is
+// for the caller to fill in (landmarkCol).
+func finiteRow(dst []float64, i int) error {
+	for l, v := range dst {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return &NonFiniteError{Row: i, Col: -1, Landmark: l, Value: v}
 		}
 	}
 	return nil
 }
 
-func finiteRow(dst []float64, i int) error {
-	for l, v := range dst {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("kernel value between object %d and landmark %d is %v; kernel values must be finite", i, l, v)
-		}
+// landmarkCol names the object of a NonFiniteError's landmark.
+func landmarkCol(err error, landmarks []int) error {
+	if e, ok := err.(*NonFiniteError); ok && e.Landmark >= 0 {
+		e.Col = landmarks[e.Landmark]
 	}
-	return nil
+	return err
 }
 
 // inverseSqrtLandmarks returns M = U_r·Σ_r^(−1/2) (m×r row-major) for the

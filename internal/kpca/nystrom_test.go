@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/ksql/ksql/internal/par"
 )
 
 // TestSplitMix64 pins the generator to the published reference outputs
@@ -251,12 +253,12 @@ func TestNystromErrors(t *testing.T) {
 		want string
 	}{
 		{"no objects", 0, L, ok, Options{Components: 1}, "no objects"},
-		{"no landmarks", 150, nil, ok, Options{Components: 1}, "landmarks=0"},
+		{"no landmarks", 150, nil, ok, Options{Components: 1}, "no landmarks"},
 		{"unsorted", 150, []int{5, 3, 9}, ok, Options{Components: 1}, "distinct and ascending"},
 		{"duplicate", 150, []int{3, 3, 9}, ok, Options{Components: 1}, "distinct and ascending"},
 		{"out of range", 150, []int{3, 150}, ok, Options{Components: 1}, "outside 0..149"},
-		{"components > landmarks", 150, L, ok, Options{Components: 11}, "only 10 landmarks (at most 10 components with method=nystrom"},
-		{"zero components", 150, L, ok, Options{Components: 0}, "components=0"},
+		{"components > landmarks", 150, L, ok, Options{Components: 11}, "11 components requested but there are only 10 landmarks (at most 10 components)"},
+		{"zero components", 150, L, ok, Options{Components: 0}, "0 components requested"},
 		{"callback error", 150, L, func(_, i int, dst []float64) error {
 			if i == 77 {
 				return boom
@@ -314,6 +316,74 @@ func TestNystromWorkers(t *testing.T) {
 	for i := range seen {
 		if seen[i].Load() != 1 {
 			t.Fatalf("row %d computed %d times", i, seen[i].Load())
+		}
+	}
+}
+
+// TestNystromMatrix: kernel values computed beforehand give the fit that
+// the row callback gives, bit for bit, and a non-finite value is reported
+// with the object, the landmark and the landmark's object.
+func TestNystromMatrix(t *testing.T) {
+	X := loadCSV(t, "iris.csv", 1, 5, 1)
+	L, _ := SampleLandmarks(len(X), 20, 3)
+	row := rowFunc(X, L, gauss(1))
+	C := make([]float64, len(X)*len(L))
+	for i := range X {
+		if err := row(0, i, C[i*len(L):(i+1)*len(L)]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bad := append([]float64(nil), C...)
+	want, err := FitNystrom(len(X), L, row, Options{Components: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := FitNystromMatrix(C, L, Options{Components: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range want.Eigenvalues {
+		if got.Eigenvalues[j] != want.Eigenvalues[j] {
+			t.Fatalf("eigenvalue %d: %v, want %v", j, got.Eigenvalues[j], want.Eigenvalues[j])
+		}
+	}
+	for i := range X {
+		for j := 0; j < 3; j++ {
+			if g, w := got.ProjectionAt(i, j), want.Projection(i, nil)[j]; g != w {
+				t.Fatalf("projection (%d, %d): %v, want %v", i, j, g, w)
+			}
+		}
+	}
+	bad[77*len(L)+5] = math.Inf(-1)
+	_, err = FitNystromMatrix(bad, L, Options{Components: 3})
+	var nf *NonFiniteError
+	if !errors.As(err, &nf) || nf.Row != 77 || nf.Landmark != 5 || nf.Col != L[5] || !math.IsInf(nf.Value, -1) {
+		t.Fatalf("non-finite value: %v (%+v)", err, nf)
+	}
+	var ce *ComponentsError
+	if _, err := FitNystromMatrix(C, L, Options{Components: 21}); !errors.As(err, &ce) || !ce.TooFewLandmarks() || ce.Landmarks != 20 {
+		t.Fatalf("21 components on 20 landmarks: %v", err)
+	}
+}
+
+// TestNystromWorkerPanic: a row callback that panics in one worker makes
+// FitNystrom return an error naming it, for every worker count, and the
+// process (this test) goes on.
+func TestNystromWorkerPanic(t *testing.T) {
+	X := digitsX(t)[:300]
+	L, _ := SampleLandmarks(len(X), 20, 5)
+	inner := rowFunc(X, L, gauss(2))
+	for _, workers := range []int{1, 2, 3} {
+		_, err := FitNystrom(len(X), L, func(w, i int, dst []float64) error {
+			if i == 200 {
+				panic("injected failure in row 200")
+			}
+			return inner(w, i, dst)
+		}, Options{Components: 3, Workers: workers})
+		var pe *par.PanicError
+		if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), "kpca.FitNystrom: ") ||
+			!strings.Contains(err.Error(), "injected failure in row 200") {
+			t.Errorf("workers=%d: got %v, want a panic error naming kpca.FitNystrom", workers, err)
 		}
 	}
 }

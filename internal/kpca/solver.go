@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/ksql/ksql/internal/par"
 )
 
 // Solver selects the eigensolver of an exact fit.
@@ -59,7 +61,7 @@ type eigResult struct {
 
 // symOp is a symmetric linear operator: mul sets dst = A·x.
 type symOp interface {
-	mul(dst, x []float64)
+	mul(dst, x []float64) error
 }
 
 // upperOp multiplies by a symmetric matrix of which only the upper
@@ -78,7 +80,7 @@ type upperOp struct {
 	n      int
 	stride int
 	tasks  int
-	team   *team
+	team   *par.Team
 	acc    []float64 // rows t−1 < 8: the vectors of tasks t ≥ 1 (row 7 stays zero)
 }
 
@@ -94,29 +96,33 @@ func newUpperOp(a []float64, n, stride, workers int) *upperOp {
 	if n < 512 {
 		workers, o.tasks = 1, 1
 	}
-	o.team = newTeam(min(workers, o.tasks))
+	o.team = par.NewTeam("kpca: symmetric matrix product", min(workers, o.tasks))
 	if o.tasks > 1 {
 		o.acc = make([]float64, 8*n)
 	}
 	return o
 }
 
-func (o *upperOp) mul(dst, x []float64) {
+func (o *upperOp) mul(dst, x []float64) error {
 	if o.tasks == 1 {
 		o.rows(0, dst, x)
-		return
+		return nil
 	}
 	n := o.n
-	o.team.do(o.tasks, func(t int) {
+	err := o.team.Do(o.tasks, func(t int) {
 		y := dst
 		if t > 0 {
 			y = o.acc[(t-1)*n : t*n]
 		}
 		o.rows(t, y, x)
 	})
+	if err != nil {
+		return err
+	}
 	one := [4]float64{1, 1, 1, 1}
 	axpy4(o.acc, n, &one, dst)
 	axpy4(o.acc[4*n:], n, &one, dst)
+	return nil
 }
 
 // rows accumulates the contribution of task t's rows into y: blocks of
@@ -285,7 +291,9 @@ func newLanczosState(n, k int) *lanczosState {
 // returns the coupling β to the appended vector (0 after a breakdown).
 func (l *lanczosState) step(a symOp) (float64, error) {
 	n, j, w := l.n, l.j, l.w
-	a.mul(w, l.V[j*n:(j+1)*n])
+	if err := a.mul(w, l.V[j*n:(j+1)*n]); err != nil {
+		return 0, err
+	}
 	basisDots(l.V, j+1, w, l.h1)
 	basisAxpy(l.V, j+1, -1, l.h1, w)
 	basisDots(l.V, j+1, w, l.h2)
@@ -439,29 +447,32 @@ func denseEigen(a []float64, n, stride, k int, poll func() error) (*eigResult, e
 
 // syevPolled runs LAPACK's Dsyev on a, returning the eigenvalues in
 // ascending order and leaving the eigenvectors in a's columns. LAPACK cannot
-// be stopped midway, so the factorisation runs in a goroutine that poll is
-// checked against every 20 ms; after an interrupt it finishes in the
-// background, still writing to a, and its result is dropped.
+// be stopped midway, so the factorisation runs in a goroutine (par.Go, which
+// returns its panic as an error) that poll is checked against every 20 ms;
+// after an interrupt it finishes in the background, still writing to a, and
+// its result is dropped.
 func syevPolled(a []float64, n, stride int, poll func() error) ([]float64, error) {
 	if err := poll(); err != nil {
 		return nil, err
 	}
 	w := make([]float64, n)
-	done := make(chan bool, 1)
-	go func() {
+	done := par.Go("kpca: dense eigendecomposition", func() error {
 		sym := blas64.Symmetric{N: n, Stride: stride, Data: a, Uplo: blas.Upper}
 		work := []float64{0}
 		lapack64.Syev(lapack.EVCompute, sym, w, work, -1)
 		work = make([]float64, int(work[0]))
-		done <- lapack64.Syev(lapack.EVCompute, sym, w, work, len(work))
-	}()
+		if !lapack64.Syev(lapack.EVCompute, sym, w, work, len(work)) {
+			return fmt.Errorf("the dense eigendecomposition of the %d×%d matrix did not converge", n, n)
+		}
+		return nil
+	})
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		select {
-		case ok := <-done:
-			if !ok {
-				return nil, fmt.Errorf("the dense eigendecomposition of the %d×%d matrix did not converge", n, n)
+		case err := <-done:
+			if err != nil {
+				return nil, err
 			}
 			return w, nil
 		case <-tick.C:

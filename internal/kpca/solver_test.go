@@ -194,7 +194,9 @@ func TestUpperOp(t *testing.T) {
 				op := newUpperOp(a, n, stride, w)
 				got := make([]float64, n)
 				for rep := 0; rep < 2; rep++ { // the accumulators are reused
-					op.mul(got, x)
+					if err := op.mul(got, x); err != nil {
+						t.Fatal(err)
+					}
 					for i := range got {
 						if math.Abs(got[i]-want[i]) > 1e-10*(1+math.Abs(want[i])) {
 							t.Fatalf("n=%d avx=%v workers=%d rep %d: y[%d] = %.15g, want %.15g", n, avx, w, rep, i, got[i], want[i])

@@ -1,0 +1,581 @@
+package vtab
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/ksql/ksql/ext/host"
+	"github.com/ksql/ksql/internal/kernels"
+	"github.com/ksql/ksql/internal/kpca"
+)
+
+// This file is the core every model table shares (kpca, kernel_map, and
+// next svm, krr, klms, kfda, tsne): a virtual table
+//
+//	name(id, <the model's columns>, input HIDDEN)
+//
+// fitted on a source (table=/id=/column= or query=, kernel=, plus any
+// extra source columns such as label=), refitted only when the source's
+// content changes, answering for the stored rows in id order (or one of
+// them, WHERE id = ?) and for a new object given as name('...') through
+// the hidden input column.
+//
+// # Adding a model table
+//
+// Write one file, say svm.go, with:
+//
+//  1. A modelKind value: the module name, the model's own argument keys,
+//     the extra source columns it reads (extraColumn{key: "label"} makes
+//     label=class an argument in the table= form and the third column of
+//     the query= form), and configure.
+//  2. configure(opts) → model: read the model's own arguments from opts
+//     (options.integer, options.real, options.text; the shared ones are already parsed
+//     and checked), refusing bad values with errors that say what is
+//     allowed. It must not touch the database.
+//  3. The model: columns() gives the output columns after id, as in
+//     CREATE TABLE ("prediction", "decision REAL"); fit(f) fits it on f's
+//     snapshot. Use f.objs() (the non-NULL objects, in id order), f.extra
+//     ("label") (that column's value for each object), f.gram(...) for the
+//     exact Gram matrix within max_gram_bytes, f.cross(...) for kernel
+//     values against chosen objects, f.err for interrupts. Wrap an error
+//     of the method itself (a property of the data) with fitError so that
+//     it is cached with the content; return bound and interrupt errors
+//     as they are, so that a retry works.
+//  4. The fitted model (immutable, shared by cursors): stored(o, dst)
+//     fills the columns of object o; predict(z, dst) those of a new object,
+//     with z.kernels(basis) giving k(basis_i, z).
+//  5. One exported host.Module, newModelModule(&kind), with an assertion
+//     var _ host.Module, and one entry in ext/catalog.
+//
+// The core does the rest: argument parsing and the source checks, the
+// schema, best-index for id = ? and input = ?, the cursor, NULL objects
+// (rows listed with NULL columns), the empty-source error, the fit cache
+// and ksql_config('fit_count'), error prefixes and panic recovery, and the
+// per-connection registry that finds a table by name (kpca_eigen, next
+// ksql_model: a lookup asks the fitted model for an interface, such as
+// spectrum or reporter below).
+//
+// # Stored fits (issue 10, not yet written)
+//
+// A fit will be kept in shadow tables named after the table, written on
+// CREATE and on INSERT INTO t(t) VALUES ('refit'), read back on Connect and
+// used while the source's hash is the one stored beside it. The core will
+// do the shadow tables and the hash; a model takes part by making its
+// fitted value a fitEncoder and giving its kind a decode function. Nothing
+// else in a model file changes.
+
+// modelKind describes one kind of model table.
+type modelKind struct {
+	// name is the module name, which prefixes every error.
+	name string
+	// keys are the model's own arguments, beside the shared ones.
+	keys []string
+	// extra are source columns read beside (id, object), in this order.
+	extra []extraColumn
+	// configure reads the model's own arguments from opts.
+	configure func(opts options) (model, error)
+	// decode rebuilds a fit from its stored parts for the snapshot it was
+	// fitted on (issue 10); nil until stored fits exist.
+	decode func(m model, snap *snapshot, parts []fitPart) (fitted, error)
+}
+
+// extraColumn is a source column beside (id, object), such as a label.
+type extraColumn struct {
+	key string // the argument that names it (label=class), and its name in query= results
+	doc string // what it holds, for the missing-argument error
+}
+
+// model is one table's configuration: its arguments, parsed.
+type model interface {
+	// columns are the output columns after id, as declared in CREATE TABLE.
+	columns() []string
+	// fit fits the model on the snapshot in f, which has at least one
+	// object.
+	fit(f *fitting) (fitted, error)
+}
+
+// fitted is a model fitted on one snapshot. It is immutable and shared by
+// every cursor reading that content.
+type fitted interface {
+	// stored fills dst (one value per column) for stored object o, an index
+	// into the snapshot's objects. Rows with a NULL object never reach it:
+	// their columns are NULL.
+	stored(o int, dst []any)
+	// predict fills dst for a new object.
+	predict(z *newObject, dst []any) error
+}
+
+// spectrum is a fitted model with eigenvalues, as kpca_eigen reports them.
+type spectrum interface {
+	eigen() (values, ratios []float64)
+}
+
+// reporter is a fitted model that reports (name, value) pairs of what a
+// user needs to judge the fit, for ksql_model (next).
+type reporter interface {
+	report() [][2]any
+}
+
+// fitEncoder is a fitted model that can be stored in the shadow tables
+// (issue 10): its parts, each a named BLOB, are what the kind's decode
+// needs, with the snapshot, to rebuild the same fit bit for bit.
+type fitEncoder interface {
+	encode() ([]fitPart, error)
+}
+
+// fitPart is one named piece of a stored fit.
+type fitPart struct {
+	name string
+	data []byte
+}
+
+// newModelModule returns the host.Module of a model kind.
+func newModelModule(k *modelKind) host.Module { return modelModule{k} }
+
+type modelModule struct{ kind *modelKind }
+
+func (m modelModule) Create(c *host.Conn, args []string) (host.Table, error) {
+	return m.open(c, args, true)
+}
+
+func (m modelModule) Connect(c *host.Conn, args []string) (host.Table, error) {
+	return m.open(c, args, false)
+}
+
+func (m modelModule) open(c *host.Conn, args []string, create bool) (tab host.Table, err error) {
+	defer guard(m.kind.name, &err)
+	t, err := m.newTable(c, args)
+	if err == nil && create {
+		err = t.src.validate(c)
+	}
+	if err != nil {
+		return nil, prefix(m.kind.name, err)
+	}
+	registryOf(c).add(t)
+	return t, nil
+}
+
+// modelTable is one model table: the core's host.Table for every kind.
+type modelTable struct {
+	hc    *host.Conn
+	kind  *modelKind
+	name  ident // the virtual table's own schema and name
+	src   *source
+	model model
+	cols  []string
+	fits  fitCache[fitted]
+}
+
+func (m modelModule) newTable(c *host.Conn, args []string) (*modelTable, error) {
+	keys := slices.Clone(m.kind.keys)
+	for _, e := range m.kind.extra {
+		keys = append(keys, e.key)
+	}
+	opts, err := parseOptions(args[3:], append(keys, sourceKeys...))
+	if err != nil {
+		return nil, err
+	}
+	t := &modelTable{hc: c, kind: m.kind, name: ident{schema: args[1], name: args[2]}}
+	if t.src, err = newSource(m.kind.name, opts, m.kind.extra...); err != nil {
+		return nil, err
+	}
+	if t.model, err = m.kind.configure(opts); err != nil {
+		return nil, err
+	}
+	t.cols = t.model.columns()
+	return t, nil
+}
+
+func (t *modelTable) Schema() string {
+	return "CREATE TABLE x(id, " + strings.Join(t.cols, ", ") + ", input HIDDEN)"
+}
+
+func (t *modelTable) inputCol() int { return len(t.cols) + 1 }
+
+// BestIndex uses input = ? (one new object) and id = ? (one stored row);
+// either is one row of output.
+func (t *modelTable) BestIndex(info *host.IndexInfo) error {
+	in := firstEQ(info, t.inputCol())
+	id := firstEQ(info, 0)
+	recordPlan(info)
+	if in || id {
+		info.EstimatedCost, info.EstimatedRows = 10, 1
+	} else {
+		info.EstimatedCost, info.EstimatedRows = 1e4, 1e4
+	}
+	return nil
+}
+
+func (t *modelTable) Open() (host.Cursor, error) {
+	return &modelCursor{t: t, row: make([]any, len(t.cols))}, nil
+}
+
+func (t *modelTable) Disconnect() error {
+	registryOf(t.hc).remove(t)
+	return nil
+}
+
+func (t *modelTable) Destroy() error { return t.Disconnect() }
+
+// current reads the source and returns the fit for its content, fitting
+// only when the content changed since the last fit.
+func (t *modelTable) current() (*snapshot, fitted, error) {
+	return t.fits.current(t.name.name, t.hc, t.src, func(snap *snapshot) (fitted, error) {
+		if len(snap.objs) == 0 {
+			return nil, errEmpty(snap)
+		}
+		return t.model.fit(&fitting{hc: t.hc, src: t.src, snap: snap})
+	})
+}
+
+// fitting is what a model's fit works with: the snapshot and the
+// connection's kernel computations and bounds.
+type fitting struct {
+	hc   *host.Conn
+	src  *source
+	snap *snapshot
+}
+
+// objs returns the non-NULL objects in id order.
+func (f *fitting) objs() []kernels.Object { return f.snap.objs }
+
+// extra returns the values of an extra source column, one per object.
+func (f *fitting) extra(key string) []any {
+	for i, e := range f.src.extra {
+		if e.key == key {
+			out := make([]any, len(f.snap.objs))
+			for o, r := range f.snap.rows {
+				out[o] = f.snap.extra[i][r]
+			}
+			return out
+		}
+	}
+	panic("vtab: no source column " + key)
+}
+
+// spec is the table's kernel.
+func (f *fitting) spec() *kernels.Spec { return f.src.spec }
+
+// err is the interrupt check for long fits.
+func (f *fitting) err() error { return f.hc.Err() }
+
+// maxBytes is max_gram_bytes, the bound on any fit's large matrices.
+func (f *fitting) maxBytes() int64 { return maxGramBytes(f.hc) }
+
+// gram returns the exact Gram matrix of the objects (upper triangle), in
+// recycled storage that its Fit or FitMap consumes. tooBig words the error
+// when the matrix would exceed max_gram_bytes.
+func (f *fitting) gram(tooBig func(n int, need, max int64) error) (*kpca.Gram, error) {
+	n := len(f.snap.objs)
+	if need, max := kpca.ExactBytes(n), f.maxBytes(); need > max {
+		return nil, tooBig(n, need, max)
+	}
+	K := kpca.NewGram(n)
+	if err := f.src.spec.Gram(f.snap.objs, K.Upper(), gramOptions(f.hc)); err != nil {
+		K.Release()
+		return nil, pairError(f.snap, err)
+	}
+	return K, nil
+}
+
+// cross returns the n×m kernel values of the objects against basis,
+// computed in parallel; cols[l] is the object index of basis[l], to name
+// rows in errors.
+func (f *fitting) cross(basis []kernels.Object, cols []int) ([]float64, error) {
+	C := make([]float64, len(f.snap.objs)*len(basis))
+	if err := f.src.spec.Cross(f.snap.objs, basis, C, gramOptions(f.hc)); err != nil {
+		if pe, ok := asPair(err); ok {
+			return nil, f.objError(pe.Row, cols[pe.Col], pe.Err)
+		}
+		return nil, err
+	}
+	return C, nil
+}
+
+// objError names the rows of a failed evaluation between objects a and b.
+func (f *fitting) objError(a, b int, err error) error {
+	return pairError(f.snap, &kernels.PairError{Row: a, Col: b, Err: err})
+}
+
+// fitError words the error of a fit's internal package for the module:
+// interrupts stay recognisable, a non-finite kernel value
+// (kpca.NonFiniteError) names its rows, and any other error is one of the
+// method itself, cached with the content (fitFailure). A model words its
+// own errors first (as kpcaError does) and wraps them in fitFailure.
+func (f *fitting) fitError(err error) error {
+	var nf *kpca.NonFiniteError
+	var ff fitFailure
+	switch {
+	case errors.Is(err, host.ErrInterrupted):
+		return host.ErrInterrupted
+	case errors.Is(err, kpca.ErrNoObjects):
+		return errors.New("the source has no rows; there is nothing to fit")
+	case errors.As(err, &nf):
+		return f.objError(nf.Row, nf.Col, fmt.Errorf("the kernel value is %v; a fit needs finite values "+
+			"(raw string kernels overflow on long texts: use normalize(...) or gauss(sigma=..., over=...))", nf.Value))
+	case errors.As(err, &ff):
+		return err // already worded by the model
+	}
+	return fitFailure{err}
+}
+
+// newObject is an object given through the hidden input column.
+type newObject struct {
+	hc   *host.Conn
+	spec *kernels.Spec
+	z    kernels.Object
+}
+
+// kernels returns k(basis_i, z) for each basis object.
+func (n *newObject) kernels(basis []kernels.Object) ([]float64, error) {
+	kz := make([]float64, len(basis))
+	if err := n.spec.Cross(basis, []kernels.Object{n.z}, kz, gramOptions(n.hc)); err != nil {
+		if pe, ok := asPair(err); ok {
+			return nil, fmt.Errorf("input: %w", pe.Err)
+		}
+		return nil, err
+	}
+	return kz, nil
+}
+
+// modelCursor scans a model table: the stored rows in id order (or one of
+// them), or one row for a new object given as input.
+type modelCursor struct {
+	t      *modelTable
+	snap   *snapshot
+	fit    fitted
+	rows   []int // snapshot rows to output; nil with an input
+	input  any   // the new object as given (a copy), when there is one
+	pos    int
+	single bool  // one output row for the input
+	row    []any // the model's columns of the row at rowPos
+	rowPos int   // −1 when row holds nothing yet
+}
+
+func (c *modelCursor) Filter(_ int, idxStr string, vals []any) (err error) {
+	defer guard(c.t.kind.name, &err)
+	return prefix(c.t.kind.name, c.filter(idxStr, vals))
+}
+
+func (c *modelCursor) filter(idxStr string, vals []any) error {
+	snap, fit, err := c.t.current()
+	if err != nil {
+		return err
+	}
+	c.snap, c.fit, c.rows, c.input, c.pos, c.single, c.rowPos = snap, fit, nil, nil, 0, false, -1
+	cons, err := planValues(idxStr, vals)
+	if err != nil {
+		return err
+	}
+	if in, ok := cons[c.t.inputCol()]; ok {
+		if _, hasID := cons[0]; hasID || in == nil {
+			return nil // a new object has a NULL id; NULL input gives no row
+		}
+		z, copied, err := c.t.src.input(in)
+		if err != nil {
+			return err
+		}
+		c.input, c.single = copied, true
+		clear(c.row)
+		if err := fit.predict(&newObject{hc: c.t.hc, spec: c.t.src.spec, z: z}, c.row); err != nil {
+			return err
+		}
+		c.rowPos = 0
+		return nil
+	}
+	if idv, ok := cons[0]; ok {
+		c.rows = []int{}
+		if r, found := snap.row(idv); found {
+			c.rows = []int{r}
+		}
+		return nil
+	}
+	c.rows = make([]int, len(snap.ids))
+	for r := range c.rows {
+		c.rows[r] = r
+	}
+	return nil
+}
+
+func (c *modelCursor) Next() error { c.pos++; return nil }
+
+func (c *modelCursor) EOF() bool {
+	if c.single {
+		return c.pos > 0
+	}
+	return c.pos >= len(c.rows)
+}
+
+func (c *modelCursor) Column(col int) (any, error) {
+	switch {
+	case col == c.t.inputCol():
+		return c.input, nil
+	case c.single && col == 0:
+		return nil, nil
+	case col == 0:
+		return c.snap.ids[c.rows[c.pos]], nil
+	}
+	if c.rowPos != c.pos {
+		clear(c.row)
+		if o := c.snap.obj[c.rows[c.pos]]; o >= 0 {
+			c.fit.stored(o, c.row)
+		}
+		c.rowPos = c.pos
+	}
+	return c.row[col-1], nil
+}
+
+func (c *modelCursor) Rowid() (int64, error) { return int64(c.pos), nil }
+func (c *modelCursor) Close() error          { return nil }
+
+// errEmpty explains a source with nothing to fit.
+func errEmpty(snap *snapshot) error {
+	if len(snap.ids) == 0 {
+		return errors.New("the source has no rows; there is nothing to fit")
+	}
+	return fmt.Errorf("all %d rows of the source have a NULL object; there is nothing to fit", len(snap.ids))
+}
+
+// fitFailure is an error of the fit itself, a property of the data alone,
+// so it is cached with the snapshot like a model. Other errors are not:
+// after an interrupt, or a bound the user may raise (max_gram_bytes, the
+// string kernels' table limit), the next query tries again.
+type fitFailure struct{ error }
+
+func (f fitFailure) Unwrap() error { return f.error }
+
+// cacheable reports whether err may be cached with its snapshot.
+func cacheable(err error) bool {
+	var f fitFailure
+	return errors.As(err, &f)
+}
+
+// fitCache holds the model fitted on a source's content: each query
+// re-reads the source (cheap) and refits only when the content changed.
+type fitCache[M any] struct {
+	snap *snapshot // the content the cached fit or error is for
+	fit  M
+	err  error // a fit error for snap, cached like a fit (never an interrupt)
+	done bool  // fit or err is valid for snap
+	busy bool  // a fit is running: its source must not read this table
+}
+
+// current returns the fit for the source's current content, calling fit
+// only when the content changed since the last call. name is the virtual
+// table's, for the error when its own source reads it.
+func (f *fitCache[M]) current(name string, hc *host.Conn, src *source, fit func(*snapshot) (M, error)) (*snapshot, M, error) {
+	var zero M
+	if f.busy {
+		return nil, zero, fmt.Errorf("the source of %s reads %s itself", name, name)
+	}
+	f.busy = true
+	defer func() { f.busy = false }()
+	snap, err := src.read(hc, f.snap)
+	if err != nil {
+		return nil, zero, err
+	}
+	if snap == f.snap && f.done {
+		return snap, f.fit, f.err
+	}
+	f.snap, f.fit, f.err, f.done = snap, zero, nil, false
+	m, err := fit(snap)
+	if err != nil {
+		if cacheable(err) {
+			f.err, f.done = err, true
+		}
+		return nil, zero, err
+	}
+	f.fit, f.done = m, true
+	hc.Stats.Fits.Add(1)
+	return snap, m, nil
+}
+
+// registry lists the model tables connected on one connection, so that a
+// lookup function (kpca_eigen('docs_pca')) finds the model a table fits.
+// It lives in the connection's host.Conn.Value store: models are per
+// connection, like the tables SQLite connects.
+type registry struct {
+	mu     sync.Mutex
+	tables map[string]*modelTable // by lower(schema) + "." + lower(name)
+}
+
+type registryKey struct{}
+
+func registryOf(c *host.Conn) *registry {
+	return c.Value(registryKey{}, func() any { return &registry{tables: map[string]*modelTable{}} }).(*registry)
+}
+
+func regKey(schema, name string) string {
+	return strings.ToLower(schema) + "." + strings.ToLower(name)
+}
+
+func (r *registry) add(t *modelTable) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.tables[regKey(t.name.schema, t.name.name)] = t
+}
+
+func (r *registry) remove(t *modelTable) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if k := regKey(t.name.schema, t.name.name); r.tables[k] == t {
+		delete(r.tables, k)
+	}
+}
+
+// lookup finds a table by name, as SQLite resolves an unqualified name:
+// main first, then temp, then attached databases in name order.
+func (r *registry) lookup(id ident) *modelTable {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if id.schema != "" {
+		return r.tables[regKey(id.schema, id.name)]
+	}
+	for _, s := range []string{"main", "temp"} {
+		if t := r.tables[regKey(s, id.name)]; t != nil {
+			return t
+		}
+	}
+	var keys []string
+	for k, t := range r.tables {
+		if strings.EqualFold(t.name.name, id.name) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	if len(keys) > 0 {
+		return r.tables[keys[0]]
+	}
+	return nil
+}
+
+// findModel returns the model table called name on this connection whose
+// kind accept admits; what names the kind for the error ("a kpca virtual
+// table"). SQLite connects a virtual table the first time a statement
+// names it, so a table not yet used on this connection is connected by
+// preparing a statement that names it.
+func findModel(hc *host.Conn, name, what string, accept func(*modelTable) bool) (*modelTable, error) {
+	id, err := parseIdent("name", name, true)
+	if err != nil {
+		id = ident{name: name}
+	}
+	reg := registryOf(hc)
+	t := reg.lookup(id)
+	if t == nil {
+		err = hc.Query("SELECT 1 FROM "+id.sql()+" WHERE 0", nil, func([]any) error { return nil })
+		if err != nil {
+			if strings.Contains(err.Error(), "no such table") {
+				return nil, fmt.Errorf("no table named %s; give the name of %s", quoteExcerpt(name), what)
+			}
+			return nil, fmt.Errorf("%s: %s", quoteExcerpt(name), sqliteMessage(err))
+		}
+		t = reg.lookup(id)
+	}
+	if t == nil || !accept(t) {
+		return nil, fmt.Errorf("%s is not %s", quoteExcerpt(name), what)
+	}
+	return t, nil
+}
