@@ -62,16 +62,16 @@ WHERE t.type IN ('table', 'view', 'virtual') AND t.name NOT LIKE 'sqlite\_%' ESC
 ORDER BY t.schema <> 'main', 1`
 
 func cmdTables(s *Shell, _ *source, args []string, _ string) error {
-	names, err := catalog(s, ".tables", userTablesSQL, args)
+	names, err := catalogNames(s, ".tables", userTablesSQL, args)
 	if err == nil {
 		printColumns(s, names, 80)
 	}
 	return err
 }
 
-// catalog runs one of the catalog queries with the optional LIKE pattern
+// catalogNames runs one of the catalog queries with the optional LIKE pattern
 // of a .tables or .schema command.
-func catalog(s *Shell, cmd, query string, args []string) ([]string, error) {
+func catalogNames(s *Shell, cmd, query string, args []string) ([]string, error) {
 	if err := wantArgs(args, 0, 1); err != nil {
 		return nil, err
 	}
@@ -128,7 +128,7 @@ WHERE s.sql IS NOT NULL AND s.name NOT LIKE 'sqlite\_%' ESCAPE '\'
 ORDER BY s.db <> 'main', s.seq`
 
 func cmdSchema(s *Shell, _ *source, args []string, _ string) error {
-	stmts, err := catalog(s, ".schema", schemaSQL, args)
+	stmts, err := catalogNames(s, ".schema", schemaSQL, args)
 	if err != nil {
 		return err
 	}
@@ -167,7 +167,7 @@ WHERE name NOT LIKE 'sqlite\_%' ESCAPE '\' AND (?1 = '' OR tbl_name LIKE ?1)
 ORDER BY 1`
 
 func cmdIndexes(s *Shell, _ *source, args []string, _ string) error {
-	names, err := catalog(s, args[0], indexesSQL, args)
+	names, err := catalogNames(s, args[0], indexesSQL, args)
 	for _, n := range names {
 		fmt.Fprintln(s.out, n)
 	}

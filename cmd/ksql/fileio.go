@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/ksql/ksql/ext/functions"
+	"github.com/ksql/ksql/ext/catalog"
 	"github.com/ksql/ksql/ext/host"
 )
 
@@ -12,14 +12,13 @@ import (
 const maxFileBytes = 1_000_000_000
 
 // readfile and writefile are the sqlite3 shell's file functions. They are
-// the shell's own: registered here, in the command, and never by the
-// library, so a program or server that uses ksql gives SQL no way to the
-// file system.
+// the shell's own: added to the catalog here, in the command, before any
+// connection is opened, and never by the library, so a program or server
+// that uses ksql gives SQL no way to the file system.
 func init() {
-	functions.Register(functions.Func{Name: "readfile", MinArgs: 1, MaxArgs: 1,
-		Usage: "readfile(path)", Body: sqlReadFile})
-	functions.Register(functions.Func{Name: "writefile", MinArgs: 2, MaxArgs: 2,
-		Usage: "writefile(path, data)", Body: sqlWriteFile})
+	catalog.Extension.Functions = append(catalog.Extension.Functions,
+		host.Func{Name: "readfile", MinArgs: 1, MaxArgs: 1, Usage: "readfile(path)", Body: sqlReadFile},
+		host.Func{Name: "writefile", MinArgs: 2, MaxArgs: 2, Usage: "writefile(path, data)", Body: sqlWriteFile})
 }
 
 // readFile returns the bytes of a file as a BLOB. Unlike sqlite3's, which

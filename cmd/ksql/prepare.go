@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/ksql/ksql/ext"
+	"github.com/ksql/ksql/ext/catalog"
 	"modernc.org/libc"
 	sqlite "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -124,8 +124,11 @@ func (s *Shell) isVectorTableColumn(schema, table, col, decl string) bool {
 	case mod == "vec0":
 		return vectorDecl(moduleColumnType(args, col))
 	case strings.EqualFold(decl, "BLOB"):
-		_, ok := ext.Modules()[mod]
-		return ok
+		for _, m := range catalog.Extension.Modules {
+			if m.Name == mod {
+				return true
+			}
+		}
 	}
 	return false
 }
