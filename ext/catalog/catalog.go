@@ -41,10 +41,12 @@ var Extension = host.Extension{
 		{Name: "kpca", Module: vtab.KPCA},
 		{Name: "kernel_map", Module: vtab.KernelMap},
 		{Name: "kpca_eigen", Module: vtab.KPCAEigen},
+		{Name: "svm", Module: vtab.SVM},
 	},
 	Settings: []*host.Setting{
 		host.MaxDPCells,
 		vtab.MaxGramBytes,
+		vtab.MaxSVMCacheBytes,
 		functions.MaxRFFDim,
 		functions.MaxRFFMapBytes,
 	},

@@ -1,0 +1,260 @@
+package vtab
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+
+	"github.com/ksql/ksql/ext/host"
+	"github.com/ksql/ksql/internal/kernels"
+	"github.com/ksql/ksql/internal/svm"
+)
+
+// MaxSVMCacheBytes bounds the svm solver's cache of kernel columns when
+// the Gram matrix is not built whole (sources past max_gram_bytes).
+var MaxSVMCacheBytes = &host.Setting{Name: "max_svm_cache_bytes", Default: svm.DefaultCacheBytes,
+	Min: 1 << 20, Max: 1 << 40,
+	Doc: "largest cache of kernel columns an svm fit keeps when its Gram matrix exceeds max_gram_bytes"}
+
+// svmKind is svm(id, label, prediction, decision, input HIDDEN): C-support
+// vector classification (libsvm's formulation, as scikit-learn's SVC).
+var svmKind = modelKind{
+	name:      "svm",
+	keys:      []string{"c", "tol", "class_weight"},
+	extra:     []extraColumn{{key: "label", doc: "the class of each row"}},
+	configure: configureSVM,
+}
+
+// svmModel is an svm table's arguments.
+type svmModel struct {
+	c, tol   float64
+	balanced bool
+}
+
+func configureSVM(opts options) (model, error) {
+	if _, ok := opts["c"]; !ok {
+		return nil, errors.New("missing argument C= (the penalty on misclassified rows, a number > 0, such as C=1)")
+	}
+	positive := func(f float64) bool { return f > 0 }
+	c, err := opts.real("c", 0, positive, "a finite number > 0")
+	if err != nil {
+		return nil, err
+	}
+	tol, err := opts.real("tol", 1e-3, positive, "a finite number > 0 (the stopping tolerance; default 1e-3)")
+	if err != nil {
+		return nil, err
+	}
+	w, given, err := opts.text("class_weight")
+	if err != nil {
+		return nil, err
+	}
+	if given && !strings.EqualFold(w, "balanced") {
+		return nil, fmt.Errorf("class_weight=%s: allowed balanced (C scaled by n / (classes · rows of the class)), or leave it out", w)
+	}
+	return &svmModel{c: c, tol: tol, balanced: given}, nil
+}
+
+func (m *svmModel) columns() []string {
+	return []string{"label", "prediction", "decision REAL"}
+}
+
+// svmFit is a fitted classifier with its answers for the stored rows.
+type svmFit struct {
+	model   *svm.Model
+	classes []any // the distinct labels in SQLite's order
+	labels  []any // each object's label
+	basis   []kernels.Object
+	pred    []int     // each object's predicted class
+	dec     []float64 // each object's decision values, NumPairs per object
+}
+
+func (m *svmModel) fit(f *fitting) (fitted, error) {
+	labels := f.extra("label")
+	classes, y, err := svmClasses(f, labels)
+	if err != nil {
+		return nil, err
+	}
+	kern, release, err := svmKernel(f)
+	if err != nil {
+		return nil, err
+	}
+	opt := svm.Options{C: m.c, Tol: m.tol, CacheBytes: MaxSVMCacheBytes.Get(f.hc),
+		Workers: runtime.GOMAXPROCS(0), Interrupt: f.err}
+	if m.balanced {
+		opt.ClassWeight = svm.BalancedWeights(y, len(classes))
+	}
+	model, err := svm.Fit(kern, y, opt)
+	release()
+	if err != nil {
+		return nil, svmError(f, err)
+	}
+	fit := &svmFit{model: model, classes: classes, labels: labels}
+	fit.basis = make([]kernels.Object, len(model.Support))
+	for s, o := range model.Support {
+		fit.basis[s] = f.objs()[o]
+	}
+	if err := fit.trainingAnswers(f); err != nil {
+		return nil, err
+	}
+	return fit, nil
+}
+
+// trainingAnswers predicts every stored object once, at fit time, so a
+// scan reads them instead of evaluating kernels per row.
+func (fit *svmFit) trainingAnswers(f *fitting) error {
+	n, ns, np := len(f.objs()), len(fit.basis), fit.model.NumPairs()
+	if need := int64(n) * int64(ns) * 8; need > f.maxBytes() {
+		return fmt.Errorf("predicting the %d stored rows against %d support vectors needs %s, more than max_gram_bytes = %d; "+
+			"raise it with SELECT ksql_config('max_gram_bytes', N)", n, ns, sizeText(need), f.maxBytes())
+	}
+	kv, err := f.cross(fit.basis, fit.model.Support)
+	if err != nil {
+		return err
+	}
+	fit.pred, fit.dec = make([]int, n), make([]float64, n*np)
+	return fit.model.PredictBatch(kv, fit.dec, fit.pred)
+}
+
+// svmClasses sorts the distinct labels as SQLite sorts them and returns
+// each object's class index. A NULL label is refused: a row without a
+// class cannot be learned from, and skipping it silently would change n.
+func svmClasses(f *fitting, labels []any) ([]any, []int, error) {
+	classes := make([]any, 0, 8)
+	for o, v := range labels {
+		if v == nil {
+			return nil, nil, fitFailure{fmt.Errorf("the label of row id=%v is NULL; every row needs a class "+
+				"(leave such rows out with query=)", f.snap.ids[f.snap.rows[o]])}
+		}
+		classes = append(classes, v)
+	}
+	classes = sortDistinct(classes)
+	if len(classes) < 2 {
+		return nil, nil, fitFailure{fmt.Errorf("the labels hold one class (%v); svm needs at least two", classes[0])}
+	}
+	y := make([]int, len(labels))
+	for o, v := range labels {
+		y[o] = searchValue(classes, v)
+	}
+	return classes, y, nil
+}
+
+// svmKernel gives the solver its kernel columns: from the whole Gram
+// matrix when it fits in max_gram_bytes (computed once, on all cores),
+// otherwise evaluated on demand behind the solver's bounded cache.
+func svmKernel(f *fitting) (svm.Kernel, func(), error) {
+	objs := f.objs()
+	n := len(objs)
+	if need := int64(n) * int64(n) * 8; need <= f.maxBytes() {
+		K, err := f.gram(func(int, int64, int64) error { return nil })
+		if err != nil {
+			return nil, nil, err
+		}
+		U := K.Upper()
+		col := func(i int, idx []int, dst []float64) error {
+			row := U[i*n : (i+1)*n]
+			for t, j := range idx {
+				if j >= i {
+					dst[t] = row[j]
+				} else {
+					dst[t] = U[j*n+i]
+				}
+			}
+			return nil
+		}
+		return svm.KernelFunc(col), K.Release, nil
+	}
+	p := f.spec().Prepare(objs)
+	opt := gramOptions(f.hc)
+	col := func(i int, idx []int, dst []float64) error {
+		ws := kernels.Workspace{MaxCells: opt.MaxCells, Check: f.hc.Err}
+		for t, j := range idx {
+			v, err := p.Eval(i, p, j, &ws)
+			if err != nil {
+				return f.objError(i, j, err)
+			}
+			dst[t] = v
+		}
+		return f.err()
+	}
+	return svm.KernelFunc(col), func() {}, nil
+}
+
+// svmError words the solver's errors for SQL.
+func svmError(f *fitting, err error) error {
+	var kv *svm.KernelValueError
+	var ce *svm.ColumnError
+	switch {
+	case errors.As(err, &kv):
+		return f.fitError(fitFailure{f.objError(kv.Row, kv.Col, fmt.Errorf(
+			"the kernel value is %v; a fit needs finite values (use normalize(...) for long texts)", kv.Value))})
+	case errors.As(err, &ce):
+		return ce.Err
+	}
+	return f.fitError(err)
+}
+
+func (fit *svmFit) stored(o int, dst []any) {
+	np := fit.model.NumPairs()
+	fit.answer(fit.pred[o], fit.dec[o*np:(o+1)*np], dst)
+	dst[0] = fit.labels[o]
+}
+
+func (fit *svmFit) predict(z *newObject, dst []any) error {
+	kz, err := z.kernels(fit.basis)
+	if err != nil {
+		return err
+	}
+	dec := make([]float64, fit.model.NumPairs())
+	c, err := fit.model.Predict(kz, dec)
+	if err != nil {
+		return err
+	}
+	fit.answer(c, dec, dst)
+	return nil
+}
+
+// answer fills prediction and decision; decision is NULL with more than
+// two classes, where one number cannot say which class won.
+func (fit *svmFit) answer(class int, dec []float64, dst []any) {
+	dst[1] = fit.classes[class]
+	if fit.model.Classes == 2 && !math.IsNaN(dec[0]) {
+		dst[2] = dec[0]
+	}
+}
+
+// report is what ksql_model shows of an svm fit.
+func (fit *svmFit) report() [][2]any {
+	m := fit.model
+	out := [][2]any{{"classes", int64(m.Classes)}, {"support_vectors", int64(len(m.Support))}}
+	for c, ns := range m.NSupport {
+		out = append(out, [2]any{fmt.Sprintf("support_vectors[%v]", fit.classes[c]), int64(ns)})
+	}
+	out = append(out, [2]any{"iterations", int64(m.Iterations())})
+	for _, p := range m.Pairs {
+		key := fmt.Sprintf("[%v vs %v]", fit.classes[p.A], fit.classes[p.B])
+		out = append(out, [2]any{"dual_objective" + key, -p.Objective}, [2]any{"intercept" + key, -p.Rho})
+	}
+	correct := 0
+	for o, c := range fit.pred {
+		if compareValues(fit.classes[c], fit.labels[o]) == 0 {
+			correct++
+		}
+	}
+	out = append(out, [2]any{"training_accuracy", float64(correct) / float64(len(fit.pred))})
+	for _, w := range m.Warnings {
+		out = append(out, [2]any{"warning", fmt.Sprintf("%v (classes %v vs %v, count %d, value %g)",
+			w.Kind, fit.classes[w.A], fit.classes[w.B], w.Count, w.Value)})
+	}
+	return out
+}
+
+// SVM is the svm module.
+var SVM = newModelModule(&svmKind)
+
+var (
+	_ host.Module = SVM
+	_ fitted      = (*svmFit)(nil)
+	_ reporter    = (*svmFit)(nil)
+)

@@ -1,0 +1,131 @@
+package sqltests
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// svmRef is scikit-learn's SVC fit as internal/svm/testdata/make_ref.py
+// writes it (copied into testdata, see its README).
+type svmRef struct {
+	C        float64 `json:"C"`
+	Sigma    float64 `json:"sigma"`
+	Tol      float64 `json:"tol"`
+	NSupport []int   `json:"n_support"`
+	Predict  []int   `json:"predict"`
+}
+
+func loadSVMRef(t *testing.T, name string) *svmRef {
+	t.Helper()
+	b, err := os.ReadFile("testdata/ref_svm_" + name + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r svmRef
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	return &r
+}
+
+func loadGzFloats(t *testing.T, path string) []float64 {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	buf := make([]byte, 1<<16)
+	for {
+		n, err := z.Read(buf)
+		sb.Write(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	var out []float64
+	for _, line := range strings.Fields(sb.String()) {
+		v, err := strconv.ParseFloat(line, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// TestSVMDigitsAgainstScikitLearn: the svm table on the raw digits pixels
+// (gauss σ = √500, i.e. gamma = 0.001, C = 1, tol = 1e-5) predicts every
+// row as scikit-learn's SVC does and keeps as many support vectors per
+// class; on the two-class subset {3, 8} its decision values agree with
+// SVC's decision_function to 1e-3 of their range.
+func TestSVMDigitsAgainstScikitLearn(t *testing.T) {
+	rows := testData(t, "digits.csv")
+	X := features(t, rows, 2, 66, 1)
+	for _, drv := range drivers {
+		t.Run(driverLabel(drv), func(t *testing.T) {
+			db := OpenDB(t, drv)
+			loadVectors(t, db, "digits", X, true)
+			mustExec(t, db, "ALTER TABLE digits ADD COLUMN digit INTEGER")
+			for i, r := range rows {
+				mustExec(t, db, "UPDATE digits SET digit = ? WHERE id = ?", r[1], i)
+			}
+			ref := loadSVMRef(t, "digits")
+			mustExec(t, db, fmt.Sprintf(`CREATE VIRTUAL TABLE s USING svm(table=digits, id=id, column=v, label=digit,
+				kernel='gauss(sigma=%v)', C=%v, tol=%v)`, ref.Sigma, ref.C, ref.Tol))
+			got, err := queryRows(db, "SELECT id, prediction FROM s ORDER BY id")
+			if err != nil {
+				t.Fatal(err)
+			}
+			agree := 0
+			for i, r := range got {
+				if r[1].(int64) == int64(ref.Predict[i]) {
+					agree++
+				}
+			}
+			if agree < len(ref.Predict)*999/1000 {
+				t.Fatalf("predictions agree on %d of %d rows, want ≥ 99.9%%", agree, len(ref.Predict))
+			}
+
+			ref38 := loadSVMRef(t, "digits38")
+			dec := loadGzFloats(t, "testdata/dec_svm_digits38.csv.gz")
+			mustExec(t, db, fmt.Sprintf(`CREATE VIRTUAL TABLE s38 USING svm(
+				query='SELECT id, v, digit FROM digits WHERE digit IN (3, 8)',
+				kernel='gauss(sigma=%v)', C=%v, tol=%v)`, ref38.Sigma, ref38.C, ref38.Tol))
+			got, err = queryRows(db, "SELECT prediction, decision FROM s38 ORDER BY id")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(dec) {
+				t.Fatalf("%d rows, want %d", len(got), len(dec))
+			}
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, d := range dec {
+				lo, hi = math.Min(lo, d), math.Max(hi, d)
+			}
+			for i, r := range got {
+				want := int64(3)
+				if ref38.Predict[i] == 1 {
+					want = 8
+				}
+				if r[0].(int64) != want {
+					t.Fatalf("row %d: prediction %v, want %d", i, r[0], want)
+				}
+				if d := r[1].(float64); math.Abs(d-dec[i]) > 1e-3*(hi-lo) {
+					t.Fatalf("row %d: decision %v, scikit-learn %v", i, d, dec[i])
+				}
+			}
+		})
+	}
+}
