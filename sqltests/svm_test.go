@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ksql/ksql/internal/cv"
 )
 
 // svmRef is scikit-learn's SVC fit as internal/svm/testdata/make_ref.py
@@ -125,6 +127,75 @@ func TestSVMDigitsAgainstScikitLearn(t *testing.T) {
 				if d := r[1].(float64); math.Abs(d-dec[i]) > 1e-3*(hi-lo) {
 					t.Fatalf("row %d: decision %v, scikit-learn %v", i, d, dec[i])
 				}
+			}
+		})
+	}
+}
+
+// TestSVMCrossValidation: each row's cv_prediction is what an svm fitted
+// on the other folds alone (a table of its own over a query= of those
+// rows) predicts for it, on iris (three classes, stratified folds).
+func TestSVMCrossValidation(t *testing.T) {
+	rows := testData(t, "iris.csv")
+	X := features(t, rows, 1, 5, 1)
+	y := make([]int, len(rows))
+	names := map[string]int{"setosa": 0, "versicolor": 1, "virginica": 2}
+	for i, r := range rows {
+		y[i] = names[r[5]]
+	}
+	const k, seed = 3, 7
+	fold, err := cv.Stratified(y, 3, k, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, drv := range drivers {
+		t.Run(driverLabel(drv), func(t *testing.T) {
+			db := OpenDB(t, drv)
+			loadVectors(t, db, "iris", X, false)
+			mustExec(t, db, "ALTER TABLE iris ADD COLUMN species TEXT")
+			for i, r := range rows {
+				mustExec(t, db, "UPDATE iris SET species = ? WHERE id = ?", r[5], i)
+			}
+			mustExec(t, db, fmt.Sprintf(`CREATE VIRTUAL TABLE s USING svm(table=iris, id=id, column=v, label=species,
+				kernel='gauss(sigma=0.7)', C=0.5, folds=%d, seed=%d)`, k, seed))
+			got, err := queryRows(db, "SELECT id, v, cv_prediction FROM s JOIN iris USING (id) ORDER BY id")
+			if err != nil {
+				t.Fatal(err)
+			}
+			wrong := 0
+			for g := 0; g < k; g++ {
+				var train []string
+				for r, f := range fold {
+					if f != g {
+						train = append(train, strconv.Itoa(r))
+					}
+				}
+				name := fmt.Sprintf("f%d", g)
+				mustExec(t, db, fmt.Sprintf(`CREATE VIRTUAL TABLE %s USING svm(
+					query='SELECT id, v, species FROM iris WHERE id IN (%s)', kernel='gauss(sigma=0.7)', C=0.5)`,
+					name, strings.Join(train, ",")))
+				for r, f := range fold {
+					if f != g {
+						continue
+					}
+					var want string
+					if err := db.QueryRow("SELECT prediction FROM "+name+"(?)", got[r][1]).Scan(&want); err != nil {
+						t.Fatal(err)
+					}
+					if got[r][2] != want {
+						t.Fatalf("row %d (fold %d): cv_prediction %v, the fold's own model says %v", r, g, got[r][2], want)
+					}
+					if want != rows[r][5] {
+						wrong++
+					}
+				}
+			}
+			var acc float64
+			if err := db.QueryRow("SELECT value FROM ksql_model('s') WHERE name = 'cv_accuracy'").Scan(&acc); err != nil {
+				t.Fatal(err)
+			}
+			if want := 1 - float64(wrong)/float64(len(rows)); math.Abs(acc-want) > 1e-12 || acc < 0.9 {
+				t.Fatalf("cv_accuracy %v, want %v (and ≥ 0.9 on iris)", acc, want)
 			}
 		})
 	}

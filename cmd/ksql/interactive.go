@@ -159,7 +159,7 @@ var sqlKeywords = append(strings.Fields("INTEGER REAL TEXT BLOB NUMERIC"), sqlit
 
 // specWords are the words of the kernel spec language and of the modules'
 // arguments, which appear inside string literals.
-var specWords = append(kernels.Words(), strings.Fields(`gram kpca kernel_map kpca_eigen
+var specWords = append(kernels.Words(), strings.Fields(`gram kpca kernel_map kpca_eigen svm ksql_model label C tol class_weight balanced
 	table id column kernel query components method exact nystrom landmarks seed`)...)
 
 // complete is liner's word completer: the word before the cursor is

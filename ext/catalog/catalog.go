@@ -42,6 +42,7 @@ var Extension = host.Extension{
 		{Name: "kernel_map", Module: vtab.KernelMap},
 		{Name: "kpca_eigen", Module: vtab.KPCAEigen},
 		{Name: "svm", Module: vtab.SVM},
+		{Name: "ksql_model", Module: vtab.KSQLModel},
 	},
 	Settings: []*host.Setting{
 		host.MaxDPCells,

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ksql/ksql/ext/host"
+	"github.com/ksql/ksql/internal/cv"
 	"github.com/ksql/ksql/internal/kernels"
 	"github.com/ksql/ksql/internal/svm"
 )
@@ -22,7 +23,7 @@ var MaxSVMCacheBytes = &host.Setting{Name: "max_svm_cache_bytes", Default: svm.D
 // vector classification (libsvm's formulation, as scikit-learn's SVC).
 var svmKind = modelKind{
 	name:      "svm",
-	keys:      []string{"c", "tol", "class_weight"},
+	keys:      []string{"c", "tol", "class_weight", "folds", "seed"},
 	extra:     []extraColumn{{key: "label", doc: "the class of each row"}},
 	configure: configureSVM,
 }
@@ -31,6 +32,8 @@ var svmKind = modelKind{
 type svmModel struct {
 	c, tol   float64
 	balanced bool
+	folds    int // 0: no cross-validation
+	seed     uint64
 }
 
 func configureSVM(opts options) (model, error) {
@@ -53,11 +56,19 @@ func configureSVM(opts options) (model, error) {
 	if given && !strings.EqualFold(w, "balanced") {
 		return nil, fmt.Errorf("class_weight=%s: allowed balanced (C scaled by n / (classes · rows of the class)), or leave it out", w)
 	}
-	return &svmModel{c: c, tol: tol, balanced: given}, nil
+	folds, err := opts.integer("folds", 0, 2, 1<<20)
+	if err != nil {
+		return nil, err
+	}
+	seed, err := opts.integer("seed", 0, 0, 1<<62)
+	if err != nil {
+		return nil, err
+	}
+	return &svmModel{c: c, tol: tol, balanced: given, folds: int(folds), seed: uint64(seed)}, nil
 }
 
 func (m *svmModel) columns() []string {
-	return []string{"label", "prediction", "decision REAL"}
+	return []string{"label", "prediction", "decision REAL", "cv_prediction"}
 }
 
 // svmFit is a fitted classifier with its answers for the stored rows.
@@ -68,6 +79,7 @@ type svmFit struct {
 	basis   []kernels.Object
 	pred    []int     // each object's predicted class
 	dec     []float64 // each object's decision values, NumPairs per object
+	cvPred  []int     // each object's class predicted without its fold; nil without folds=
 }
 
 func (m *svmModel) fit(f *fitting) (fitted, error) {
@@ -80,17 +92,22 @@ func (m *svmModel) fit(f *fitting) (fitted, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	opt := svm.Options{C: m.c, Tol: m.tol, CacheBytes: MaxSVMCacheBytes.Get(f.hc),
 		Workers: runtime.GOMAXPROCS(0), Interrupt: f.err}
 	if m.balanced {
 		opt.ClassWeight = svm.BalancedWeights(y, len(classes))
 	}
 	model, err := svm.Fit(kern, y, opt)
-	release()
 	if err != nil {
 		return nil, svmError(f, err)
 	}
 	fit := &svmFit{model: model, classes: classes, labels: labels}
+	if m.folds > 0 {
+		if fit.cvPred, err = m.crossValidate(f, kern, y, classes, opt); err != nil {
+			return nil, err
+		}
+	}
 	fit.basis = make([]kernels.Object, len(model.Support))
 	for s, o := range model.Support {
 		fit.basis[s] = f.objs()[o]
@@ -115,6 +132,51 @@ func (fit *svmFit) trainingAnswers(f *fitting) error {
 	}
 	fit.pred, fit.dec = make([]int, n), make([]float64, n*np)
 	return fit.model.PredictBatch(kv, fit.dec, fit.pred)
+}
+
+// crossValidate predicts each object with the model fitted without its
+// fold; folds are stratified by class (internal/cv's documented rule).
+func (m *svmModel) crossValidate(f *fitting, kern svm.Kernel, y []int, classes []any, opt svm.Options) ([]int, error) {
+	fold, err := cv.Stratified(y, len(classes), m.folds, m.seed)
+	if err != nil {
+		var fe *cv.FoldsError
+		if errors.As(err, &fe) && fe.Class >= 0 {
+			err = fmt.Errorf("folds=%d but class %v has %d rows; each class needs at least as many rows as folds",
+				m.folds, classes[fe.Class], fe.ClassRows)
+		} else if errors.As(err, &fe) {
+			err = fmt.Errorf("folds=%d but the source has %d labelled objects; allowed 2 ≤ folds ≤ objects", m.folds, fe.Rows)
+		}
+		return nil, fitFailure{err}
+	}
+	pred := make([]int, len(y))
+	for g := 0; g < m.folds; g++ {
+		train, test := cv.Split(fold, g)
+		yt := make([]int, len(train))
+		for s, r := range train {
+			yt[s] = y[r]
+		}
+		if m.balanced {
+			opt.ClassWeight = svm.BalancedWeights(yt, len(classes))
+		}
+		model, err := svm.Fit(svm.Restrict(kern, train), yt, opt)
+		if err != nil {
+			return nil, svmError(f, err)
+		}
+		sv := make([]int, len(model.Support))
+		for s, p := range model.Support {
+			sv[s] = train[p]
+		}
+		kv, dec := make([]float64, len(sv)), make([]float64, model.NumPairs())
+		for _, r := range test {
+			if err := kern.Column(r, sv, kv); err != nil {
+				return nil, svmError(f, err)
+			}
+			if pred[r], err = model.Predict(kv, dec); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return pred, nil
 }
 
 // svmClasses sorts the distinct labels as SQLite sorts them and returns
@@ -199,6 +261,9 @@ func (fit *svmFit) stored(o int, dst []any) {
 	np := fit.model.NumPairs()
 	fit.answer(fit.pred[o], fit.dec[o*np:(o+1)*np], dst)
 	dst[0] = fit.labels[o]
+	if fit.cvPred != nil {
+		dst[3] = fit.classes[fit.cvPred[o]]
+	}
 }
 
 func (fit *svmFit) predict(z *newObject, dst []any) error {
@@ -243,6 +308,15 @@ func (fit *svmFit) report() [][2]any {
 		}
 	}
 	out = append(out, [2]any{"training_accuracy", float64(correct) / float64(len(fit.pred))})
+	if fit.cvPred != nil {
+		right := 0
+		for o, c := range fit.cvPred {
+			if compareValues(fit.classes[c], fit.labels[o]) == 0 {
+				right++
+			}
+		}
+		out = append(out, [2]any{"cv_accuracy", float64(right) / float64(len(fit.cvPred))})
+	}
 	for _, w := range m.Warnings {
 		out = append(out, [2]any{"warning", fmt.Sprintf("%v (classes %v vs %v, count %d, value %g)",
 			w.Kind, fit.classes[w.A], fit.classes[w.B], w.Count, w.Value)})
