@@ -75,3 +75,12 @@ func (c moderncCursor) Filter(idxNum int, idxStr string, vals []vtab.Value) erro
 
 func (c moderncCursor) Eof() bool                          { return c.EOF() }
 func (c moderncCursor) Column(col int) (vtab.Value, error) { return host.Column(c.Cursor, col) }
+
+// Insert, Update and Delete are xUpdate (host.Write).
+func (t moderncTable) Insert(cols []vtab.Value, _ *int64) error {
+	return host.Write(t.Table, -1, host.Args(cols), false)
+}
+func (t moderncTable) Update(old int64, cols []vtab.Value, _ *int64) error {
+	return host.Write(t.Table, old, host.Args(cols), false)
+}
+func (t moderncTable) Delete(old int64) error { return host.Write(t.Table, old, nil, true) }

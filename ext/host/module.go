@@ -1,5 +1,7 @@
 package host
 
+import "errors"
+
 // Module is a virtual table module written once for both drivers. The
 // adapters translate SQLite's xCreate/xConnect/xBestIndex/... calls into it.
 type Module interface {
@@ -99,4 +101,31 @@ type Cursor interface {
 	Column(col int) (any, error)
 	Rowid() (int64, error)
 	Close() error
+}
+
+// Updater is implemented by tables that take writes (SQLite's xUpdate),
+// as the model tables take INSERT INTO t(t) VALUES ('refit'). cols are
+// the values of every declared column, hidden ones included, in order;
+// like Filter's values they must be copied to be retained. Adapters call
+// it through Write, which refuses writes to tables without it.
+type Updater interface {
+	Insert(cols []any) error
+	Update(oldRowid int64, cols []any) error
+	Delete(oldRowid int64) error
+}
+
+// Write runs one xUpdate call on t: an INSERT (old < 0 and cols given),
+// an UPDATE (both) or a DELETE (no cols). A table that is not an Updater
+// is read-only, and the error says so.
+func Write(t Table, old int64, cols []any, del bool) error {
+	u, ok := t.(Updater)
+	switch {
+	case !ok:
+		return errors.New("this virtual table is read-only")
+	case del:
+		return u.Delete(old)
+	case old < 0:
+		return u.Insert(cols)
+	}
+	return u.Update(old, cols)
 }

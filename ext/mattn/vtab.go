@@ -86,3 +86,16 @@ func (c mattnCursor) Column(ctx *sqlite3.SQLiteContext, col int) error {
 	}
 	return err
 }
+
+// Insert, Update and Delete are xUpdate (host.Write).
+func (t mattnTable) Insert(_ any, cols []any) (int64, error) {
+	return 0, host.Write(t.Table, -1, nullArgs(cols), false)
+}
+func (t mattnTable) Update(old any, cols []any) error {
+	o, _ := old.(int64)
+	return host.Write(t.Table, o, nullArgs(cols), false)
+}
+func (t mattnTable) Delete(old any) error {
+	o, _ := old.(int64)
+	return host.Write(t.Table, o, nil, true)
+}

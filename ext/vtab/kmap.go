@@ -14,6 +14,7 @@ var mapKind = modelKind{
 	name:      "kernel_map",
 	keys:      []string{"tol"},
 	configure: configureMap,
+	decode:    decodeMap,
 }
 
 // mapModel is a kernel_map table's arguments.

@@ -15,6 +15,7 @@ var kpcaKind = modelKind{
 	name:      "kpca",
 	keys:      []string{"components", "method", "landmarks", "seed"},
 	configure: configureKPCA,
+	decode:    decodeKPCA,
 }
 
 // maxComponents bounds components=: each is a column of the table.

@@ -79,7 +79,7 @@ type modelKind struct {
 	configure func(opts options) (model, error)
 	// decode rebuilds a fit from its stored parts for the snapshot it was
 	// fitted on (issue 10); nil until stored fits exist.
-	decode func(m model, snap *snapshot, parts []fitPart) (fitted, error)
+	decode func(m model, f *fitting, s *storedFit) (fitted, error)
 }
 
 // extraColumn is a source column beside (id, object), such as a label.
@@ -151,6 +151,9 @@ func (m modelModule) open(c *host.Conn, args []string, create bool) (tab host.Ta
 	if err == nil && create {
 		err = t.src.validate(c)
 	}
+	if err == nil && create {
+		err = t.storeFirst()
+	}
 	if err != nil {
 		return nil, prefix(m.kind.name, err)
 	}
@@ -160,13 +163,15 @@ func (m modelModule) open(c *host.Conn, args []string, create bool) (tab host.Ta
 
 // modelTable is one model table: the core's host.Table for every kind.
 type modelTable struct {
-	hc    *host.Conn
-	kind  *modelKind
-	name  ident // the virtual table's own schema and name
-	src   *source
-	model model
-	cols  []string
-	fits  fitCache[fitted]
+	hc     *host.Conn
+	kind   *modelKind
+	name   ident // the virtual table's own schema and name
+	src    *source
+	model  model
+	cols   []string
+	fits   fitCache[fitted]
+	saved  *storedFit // the shadow table's fit, once read (stored.go)
+	loaded bool       // saved has been read
 }
 
 func (m modelModule) newTable(c *host.Conn, args []string) (*modelTable, error) {
@@ -190,10 +195,28 @@ func (m modelModule) newTable(c *host.Conn, args []string) (*modelTable, error) 
 }
 
 func (t *modelTable) Schema() string {
-	return "CREATE TABLE x(id, " + strings.Join(t.cols, ", ") + ", input HIDDEN)"
+	return "CREATE TABLE x(id, " + strings.Join(t.cols, ", ") + ", input HIDDEN, " + quoteIdent(t.name.name) + " HIDDEN)"
 }
 
 func (t *modelTable) inputCol() int { return len(t.cols) + 1 }
+
+// commandCol is the hidden column named after the table, which takes
+// INSERT INTO t(t) VALUES ('refit'), as FTS5's does.
+func (t *modelTable) commandCol() int { return len(t.cols) + 2 }
+
+// storeFirst fits the source at CREATE and stores the fit. A source that
+// cannot be fitted yet (empty, one class, ...) is not an error here: the
+// table reports it when read, as before, and stores nothing.
+func (t *modelTable) storeFirst() error {
+	snap, fit, err := t.current()
+	if err != nil {
+		if errors.Is(err, host.ErrInterrupted) {
+			return err
+		}
+		return nil
+	}
+	return t.store(snap, fit)
+}
 
 // BestIndex uses input = ? (one new object) and id = ? (one stored row);
 // either is one row of output.
@@ -218,7 +241,12 @@ func (t *modelTable) Disconnect() error {
 	return nil
 }
 
-func (t *modelTable) Destroy() error { return t.Disconnect() }
+func (t *modelTable) Destroy() error {
+	if err := t.dropStored(); err != nil {
+		return prefix(t.kind.name, err)
+	}
+	return t.Disconnect()
+}
 
 // current reads the source and returns the fit for its content, fitting
 // only when the content changed since the last fit.
@@ -227,7 +255,12 @@ func (t *modelTable) current() (*snapshot, fitted, error) {
 		if len(snap.objs) == 0 {
 			return nil, errEmpty(snap)
 		}
-		return t.model.fit(&fitting{hc: t.hc, src: t.src, snap: snap})
+		f := &fitting{hc: t.hc, src: t.src, snap: snap}
+		if fit := t.restore(f); fit != nil {
+			t.fits.restored = true
+			return fit, nil
+		}
+		return t.model.fit(f)
 	})
 }
 
@@ -413,6 +446,8 @@ func (c *modelCursor) Column(col int) (any, error) {
 	switch {
 	case col == c.t.inputCol():
 		return c.input, nil
+	case col == c.t.commandCol():
+		return nil, nil
 	case c.single && col == 0:
 		return nil, nil
 	case col == 0:
@@ -461,6 +496,9 @@ type fitCache[M any] struct {
 	err  error // a fit error for snap, cached like a fit (never an interrupt)
 	done bool  // fit or err is valid for snap
 	busy bool  // a fit is running: its source must not read this table
+	// restored is set by fit when it answered from a stored fit, which
+	// is not counted as a fit.
+	restored bool
 }
 
 // current returns the fit for the source's current content, calling fit
@@ -489,7 +527,10 @@ func (f *fitCache[M]) current(name string, hc *host.Conn, src *source, fit func(
 		return nil, zero, err
 	}
 	f.fit, f.done = m, true
-	hc.Stats.Fits.Add(1)
+	if !f.restored {
+		hc.Stats.Fits.Add(1)
+	}
+	f.restored = false
 	return snap, m, nil
 }
 

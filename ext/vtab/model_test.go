@@ -119,7 +119,7 @@ func TestModelCoreExtraColumn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := tab.Schema(), "CREATE TABLE x(id, label, same INTEGER, input HIDDEN)"; got != want {
+	if got, want := tab.Schema(), "CREATE TABLE x(id, label, same INTEGER, input HIDDEN, \"lt\" HIDDEN)"; got != want {
 		t.Errorf("schema %q, want %q", got, want)
 	}
 	if got, want := strings.Join(scan(t, tab, ""), " "), "1|a|4|<nil> 2|b|2|<nil> 3|<nil>|<nil>|<nil> 4|a|4|<nil>"; got != want {

@@ -26,6 +26,7 @@ var svmKind = modelKind{
 	keys:      []string{"c", "tol", "class_weight", "folds", "seed"},
 	extra:     []extraColumn{{key: "label", doc: "the class of each row"}},
 	configure: configureSVM,
+	decode:    decodeSVM,
 }
 
 // svmModel is an svm table's arguments.

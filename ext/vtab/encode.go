@@ -1,0 +1,116 @@
+package vtab
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/gob"
+	"errors"
+
+	"github.com/ksql/ksql/internal/kernels"
+	"github.com/ksql/ksql/internal/kpca"
+	"github.com/ksql/ksql/internal/svm"
+)
+
+// The stored forms of each model's fit (see stored.go). A fit stores what
+// it computed; what the source itself holds (objects, labels) is re-read
+// from the source, whose unchanged hash proves it is the same.
+
+func binaryPart(name string, m encoding.BinaryMarshaler) ([]fitPart, error) {
+	b, err := m.MarshalBinary()
+	return []fitPart{{name: name, data: b}}, err
+}
+
+func (f *kpcaFit) encode() ([]fitPart, error) { return binaryPart("kpca", f.model) }
+
+func decodeKPCA(_ model, f *fitting, s *storedFit) (fitted, error) {
+	b, err := s.part("kpca")
+	if err != nil {
+		return nil, err
+	}
+	m := new(kpca.Model)
+	if err := m.UnmarshalBinary(b); err != nil {
+		return nil, err
+	}
+	objs := f.objs()
+	if m.N() != len(objs) {
+		return nil, errors.New("the stored kpca fit is for another number of objects")
+	}
+	basis := objs
+	if marks := m.Landmarks(); marks != nil {
+		basis = make([]kernels.Object, len(marks))
+		for l, i := range marks {
+			if i < 0 || i >= len(objs) {
+				return nil, errors.New("the stored kpca fit names a landmark out of range")
+			}
+			basis[l] = objs[i]
+		}
+	}
+	return &kpcaFit{model: m, basis: basis}, nil
+}
+
+func (f *mapFit) encode() ([]fitPart, error) { return binaryPart("kernel_map", f.m) }
+
+func decodeMap(_ model, f *fitting, s *storedFit) (fitted, error) {
+	b, err := s.part("kernel_map")
+	if err != nil {
+		return nil, err
+	}
+	m := new(kpca.Map)
+	if err := m.UnmarshalBinary(b); err != nil {
+		return nil, err
+	}
+	return &mapFit{m: m, basis: f.objs()}, nil
+}
+
+// svmWire is an svm fit's stored form: the model in scikit-learn's layout
+// and the answers for the stored rows.
+type svmWire struct {
+	Model  *svm.Model
+	Pred   []int
+	Dec    []float64
+	CVPred []int
+}
+
+func (fit *svmFit) encode() ([]fitPart, error) {
+	var buf bytes.Buffer
+	err := gob.NewEncoder(&buf).Encode(svmWire{fit.model, fit.pred, fit.dec, fit.cvPred})
+	return []fitPart{{name: "svm", data: buf.Bytes()}}, err
+}
+
+func decodeSVM(_ model, f *fitting, s *storedFit) (fitted, error) {
+	b, err := s.part("svm")
+	if err != nil {
+		return nil, err
+	}
+	var w svmWire
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&w); err != nil {
+		return nil, err
+	}
+	labels := f.extra("label")
+	classes, _, err := svmClasses(f, labels)
+	n := len(f.objs())
+	if err != nil || w.Model == nil || w.Model.Validate() != nil || w.Model.Classes != len(classes) ||
+		len(w.Pred) != n || len(w.Dec) != n*w.Model.NumPairs() || (w.CVPred != nil && len(w.CVPred) != n) {
+		return nil, errors.New("the stored svm fit does not match its source")
+	}
+	fit := &svmFit{model: w.Model, classes: classes, labels: labels, pred: w.Pred, dec: w.Dec, cvPred: w.CVPred}
+	fit.basis = make([]kernels.Object, len(w.Model.Support))
+	for i, o := range w.Model.Support {
+		if o < 0 || o >= n {
+			return nil, errors.New("the stored svm fit names a support vector out of range")
+		}
+		fit.basis[i] = f.objs()[o]
+	}
+	for _, c := range append(append([]int(nil), w.Pred...), w.CVPred...) {
+		if c < 0 || c >= len(classes) {
+			return nil, errors.New("the stored svm fit predicts a class out of range")
+		}
+	}
+	return fit, nil
+}
+
+var (
+	_ fitEncoder = (*kpcaFit)(nil)
+	_ fitEncoder = (*mapFit)(nil)
+	_ fitEncoder = (*svmFit)(nil)
+)

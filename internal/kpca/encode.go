@@ -1,0 +1,82 @@
+package kpca
+
+import (
+	"bytes"
+	"encoding/gob"
+	"errors"
+)
+
+// modelWire and mapWire are the stored forms of Model and Map: every
+// field, so that a decoded value answers bit for bit as the fitted one.
+type modelWire struct {
+	Eigenvalues, ExplainedRatio  []float64
+	Trace, MinEigenvalue         float64
+	Solver                       string
+	Products, N, K               int
+	Landmarks                    []int
+	Proj, Coef, MeanCoef, Offset []float64
+}
+
+type mapWire struct {
+	Eigenvalues              []float64
+	Dropped                  int
+	Tolerance, MinEigenvalue float64
+	N, R                     int
+	Coef                     []float64
+}
+
+// errBadEncoding is returned for stored bytes that do not decode to a
+// consistent model.
+var errBadEncoding = errors.New("the stored model is inconsistent")
+
+// MarshalBinary encodes the model for storage.
+func (m *Model) MarshalBinary() ([]byte, error) {
+	return encode(modelWire{m.Eigenvalues, m.ExplainedRatio, m.Trace, m.MinEigenvalue, m.Solver, m.Products,
+		m.n, m.k, m.landmarks, m.proj, m.coef, m.meanCoef, m.offset})
+}
+
+// UnmarshalBinary decodes what MarshalBinary encoded, checking that the
+// sizes agree, so that a damaged encoding is an error, never a panic.
+func (m *Model) UnmarshalBinary(b []byte) error {
+	var w modelWire
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&w); err != nil {
+		return err
+	}
+	basis := w.N
+	if w.Landmarks != nil {
+		basis = len(w.Landmarks)
+	}
+	if w.K < 1 || len(w.Proj) != w.N*w.K || len(w.Coef) != basis*w.K || len(w.MeanCoef) != w.K ||
+		len(w.Offset) != w.K || len(w.Eigenvalues) != w.K || len(w.ExplainedRatio) != w.K {
+		return errBadEncoding
+	}
+	*m = Model{Eigenvalues: w.Eigenvalues, ExplainedRatio: w.ExplainedRatio, Trace: w.Trace, MinEigenvalue: w.MinEigenvalue,
+		Solver: w.Solver, Products: w.Products, n: w.N, k: w.K, landmarks: w.Landmarks, proj: w.Proj, coef: w.Coef,
+		meanCoef: w.MeanCoef, offset: w.Offset}
+	return nil
+}
+
+// MarshalBinary encodes the map for storage.
+func (m *Map) MarshalBinary() ([]byte, error) {
+	return encode(mapWire{m.Eigenvalues, m.Dropped, m.Tolerance, m.MinEigenvalue, m.n, m.r, m.coef})
+}
+
+// UnmarshalBinary decodes what MarshalBinary encoded, checking sizes.
+func (m *Map) UnmarshalBinary(b []byte) error {
+	var w mapWire
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&w); err != nil {
+		return err
+	}
+	if w.N < 0 || w.R < 0 || len(w.Coef) != w.N*w.R || len(w.Eigenvalues) != w.R {
+		return errBadEncoding
+	}
+	*m = Map{Eigenvalues: w.Eigenvalues, Dropped: w.Dropped, Tolerance: w.Tolerance, MinEigenvalue: w.MinEigenvalue,
+		n: w.N, r: w.R, coef: w.Coef}
+	return nil
+}
+
+func encode(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	err := gob.NewEncoder(&buf).Encode(v)
+	return buf.Bytes(), err
+}
