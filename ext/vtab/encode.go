@@ -114,3 +114,53 @@ var (
 	_ fitEncoder = (*mapFit)(nil)
 	_ fitEncoder = (*svmFit)(nil)
 )
+
+// regressWire is a krr or klms fit's stored form.
+type regressWire struct {
+	BasisRows      []int
+	Coef, Pred, CV []float64
+	FigNames       []string
+	FigValues      []any
+}
+
+func (r *regressFit) encode() ([]fitPart, error) {
+	w := regressWire{BasisRows: r.basisRows, Coef: r.coef, Pred: r.pred, CV: r.cv}
+	for _, fg := range r.figures {
+		w.FigNames, w.FigValues = append(w.FigNames, fg[0].(string)), append(w.FigValues, fg[1])
+	}
+	var buf bytes.Buffer
+	err := gob.NewEncoder(&buf).Encode(w)
+	return []fitPart{{name: "regression", data: buf.Bytes()}}, err
+}
+
+func decodeRegress(_ model, f *fitting, s *storedFit) (fitted, error) {
+	b, err := s.part("regression")
+	if err != nil {
+		return nil, err
+	}
+	var w regressWire
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&w); err != nil {
+		return nil, err
+	}
+	y, err := numericLabels(f)
+	n := len(f.objs())
+	basis := n
+	if w.BasisRows != nil {
+		basis = len(w.BasisRows)
+	}
+	if err != nil || len(w.Pred) != n || len(w.Coef) != basis || (w.CV != nil && len(w.CV) != n) || len(w.FigNames) != len(w.FigValues) {
+		return nil, errors.New("the stored regression does not match its source")
+	}
+	for _, i := range w.BasisRows {
+		if i < 0 || i >= n {
+			return nil, errors.New("the stored regression names a basis row out of range")
+		}
+	}
+	r := &regressFit{basisRows: w.BasisRows, coef: w.Coef, labels: y, pred: w.Pred, cv: w.CV, f: f}
+	for i, name := range w.FigNames {
+		r.figures = append(r.figures, [2]any{name, w.FigValues[i]})
+	}
+	return r, nil
+}
+
+var _ fitEncoder = (*regressFit)(nil)

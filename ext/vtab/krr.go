@@ -1,0 +1,182 @@
+package vtab
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ksql/ksql/internal/kernels"
+	"github.com/ksql/ksql/internal/kpca"
+	"github.com/ksql/ksql/internal/krr"
+)
+
+// krrKind is krr(id, label, prediction, cv_prediction, input HIDDEN):
+// kernel ridge regression in the dual, α = (K + alpha·I)⁻¹y, prediction
+// Σ α_i k(x_i, z), as scikit-learn's KernelRidge (no intercept).
+var krrKind = modelKind{
+	name:      "krr",
+	keys:      []string{"alpha", "method", "landmarks", "seed", "folds"},
+	extra:     []extraColumn{{key: "label", doc: "the number to predict for each row"}},
+	configure: configureKRR,
+	decode:    decodeRegress,
+}
+
+type krrModel struct {
+	alpha     float64
+	nystrom   bool
+	landmarks int
+	seed      uint64
+	folds     int
+}
+
+func configureKRR(opts options) (model, error) {
+	alpha, err := opts.real("alpha", 1, func(f float64) bool { return f > 0 }, "a finite number > 0 (the ridge penalty; default 1)")
+	if err != nil {
+		return nil, err
+	}
+	m := &krrModel{alpha: alpha}
+	method, _, err := opts.text("method")
+	if err != nil {
+		return nil, err
+	}
+	switch strings.ToLower(method) {
+	case "", "exact":
+		if _, ok := opts["landmarks"]; ok {
+			return nil, errors.New("landmarks= applies to method=nystrom only")
+		}
+	case "nystrom", "nyström":
+		m.nystrom = true
+	default:
+		return nil, fmt.Errorf("method=%s: allowed exact (default) or nystrom", method)
+	}
+	landmarks, err := opts.integer("landmarks", defaultLandmarks, 1, 1<<24)
+	if err != nil {
+		return nil, err
+	}
+	seed, err := opts.integer("seed", 0, 0, 1<<62)
+	if err != nil {
+		return nil, err
+	}
+	m.landmarks, m.seed = int(landmarks), uint64(seed)
+	m.folds, err = foldsOption(opts)
+	return m, err
+}
+
+func (m *krrModel) columns() []string {
+	return []string{"label REAL", "prediction REAL", "cv_prediction REAL"}
+}
+
+func (m *krrModel) fit(f *fitting) (fitted, error) {
+	y, err := numericLabels(f)
+	if err != nil {
+		return nil, err
+	}
+	if m.nystrom {
+		return m.fitNystrom(f, y)
+	}
+	K, release, err := fullGram(f, "krr")
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	n := len(y)
+	r := &regressFit{labels: y, f: f, figures: [][2]any{{"method", "exact"}, {"alpha", m.alpha}}}
+	if m.folds > 0 {
+		r.cv, err = crossPredict(n, m.folds, m.seed, func(train []int) (func(int) float64, error) {
+			c, err := krr.Fit(subMatrix(K, n, train, train), pick(y, train), m.alpha)
+			if err != nil {
+				return nil, krrError(f, err)
+			}
+			return func(o int) float64 { return krr.Predict(c, subMatrix(K, n, []int{o}, train)) }, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if r.coef, err = krr.Fit(K, y, m.alpha); err != nil {
+		return nil, krrError(f, err)
+	}
+	r.pred = make([]float64, n)
+	for i := range r.pred { // (K + αI)c = y, so Kc = y − αc exactly
+		r.pred[i] = y[i] - m.alpha*r.coef[i]
+	}
+	return r, nil
+}
+
+func (m *krrModel) fitNystrom(f *fitting, y []float64) (fitted, error) {
+	n := len(y)
+	marks, err := kpca.SampleLandmarks(n, m.landmarks, m.seed)
+	if err != nil {
+		return nil, f.fitError(kpcaError(err))
+	}
+	nl := len(marks)
+	if need, max := int64(n)*int64(nl)*8+int64(nl)*int64(nl)*24, f.maxBytes(); need > max {
+		return nil, fmt.Errorf("method=nystrom with %d landmarks on %d objects needs %s, more than max_gram_bytes = %d; "+
+			"lower landmarks= or raise the setting with SELECT ksql_config('max_gram_bytes', N)", nl, n, sizeText(need), max)
+	}
+	basis := make([]kernels.Object, nl)
+	for l, i := range marks {
+		basis[l] = f.objs()[i]
+	}
+	C, err := f.cross(basis, marks)
+	if err != nil {
+		return nil, err
+	}
+	W := subMatrix(C, nl, marks, seq(nl))
+	r := &regressFit{labels: y, f: f, basisRows: marks,
+		figures: [][2]any{{"method", "nystrom"}, {"alpha", m.alpha}, {"landmarks", int64(nl)}}}
+	if m.folds > 0 {
+		// The folds keep the landmarks (their objects, not their labels).
+		r.cv, err = crossPredict(n, m.folds, m.seed, func(train []int) (func(int) float64, error) {
+			b, err := krr.FitNystromW(subMatrix(C, nl, train, seq(nl)), W, pick(y, train), m.alpha)
+			if err != nil {
+				return nil, krrError(f, err)
+			}
+			return func(o int) float64 { return krr.Predict(b, C[o*nl:(o+1)*nl]) }, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if r.coef, err = krr.FitNystromW(C, W, y, m.alpha); err != nil {
+		return nil, krrError(f, err)
+	}
+	r.pred = make([]float64, n)
+	for i := range r.pred {
+		r.pred[i] = krr.Predict(r.coef, C[i*nl:(i+1)*nl])
+	}
+	return r, nil
+}
+
+// krrError words the krr package's errors for SQL.
+func krrError(f *fitting, err error) error {
+	var se *krr.SingularError
+	var nf *krr.NonFiniteError
+	switch {
+	case errors.As(err, &se):
+		return fitFailure{fmt.Errorf("K + alpha·I is not positive definite with alpha=%v: the kernel is not positive semi-definite "+
+			"on the data or alpha is too small for its rounding; raise alpha", se.Alpha)}
+	case errors.As(err, &nf) && nf.What == "kernel":
+		return fitFailure{fmt.Errorf("a kernel value is %v; a fit needs finite values (use normalize(...) for long texts)", nf.Value)}
+	}
+	return f.fitError(err)
+}
+
+func pick(y []float64, rows []int) []float64 {
+	out := make([]float64, len(rows))
+	for i, r := range rows {
+		out[i] = y[r]
+	}
+	return out
+}
+
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// KRR is the krr module.
+var KRR = newModelModule(&krrKind)

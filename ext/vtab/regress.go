@@ -1,0 +1,166 @@
+package vtab
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/ksql/ksql/ext/host"
+	"github.com/ksql/ksql/internal/cv"
+)
+
+// What krr and klms share: numeric labels, the exact Gram matrix as a
+// full n×n array, k-fold cv_prediction, and their fitted form — a
+// coefficient per basis object, prediction Σ c_i·k(basis_i, z).
+
+// numericLabels returns the label of every object as a float64. NULL,
+// TEXT and BLOB labels are refused, naming the row: a regression learns
+// numbers, and skipping rows would change n silently.
+func numericLabels(f *fitting) ([]float64, error) {
+	labels := f.extra("label")
+	y := make([]float64, len(labels))
+	for o, v := range labels {
+		switch x := v.(type) {
+		case int64:
+			y[o] = float64(x)
+		case float64:
+			y[o] = x
+		default:
+			what := "NULL"
+			if v != nil {
+				what = host.TypeName(v)
+			}
+			return nil, fitFailure{fmt.Errorf("the label of row id=%v is %s; the label must be a number "+
+				"(leave such rows out with query=)", f.snap.ids[f.snap.rows[o]], what)}
+		}
+	}
+	return y, nil
+}
+
+// fullGram returns the exact Gram matrix with both triangles filled.
+func fullGram(f *fitting, module string) ([]float64, func(), error) {
+	K, err := f.gram(func(n int, need, max int64) error {
+		return fmt.Errorf("the exact method on %d objects needs a %d×%d Gram matrix (%s), more than max_gram_bytes = %d; "+
+			"raise it with SELECT ksql_config('max_gram_bytes', N)%s", n, n, n, sizeText(need), max, nystromHint(module))
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	U, n := K.Upper(), K.N()
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			U[j*n+i] = U[i*n+j]
+		}
+	}
+	return U, K.Release, nil
+}
+
+func nystromHint(module string) string {
+	if module == "krr" {
+		return ", or use method=nystrom (with landmarks=m) for an approximation in O(n·m) memory"
+	}
+	return ""
+}
+
+// foldsOptions reads folds= (and the seed= that shuffles them).
+func foldsOption(opts options) (int, error) {
+	k, err := opts.integer("folds", 0, 2, 1<<20)
+	return int(k), err
+}
+
+// crossPredict fills each object's prediction by the model fitted on the
+// other folds: fit gets the training rows and returns a predictor of a
+// held-out row.
+func crossPredict(n, k int, seed uint64, fit func(train []int) (func(r int) float64, error)) ([]float64, error) {
+	fold, err := cv.Folds(n, k, seed)
+	if err != nil {
+		var fe *cv.FoldsError
+		if errors.As(err, &fe) {
+			err = fmt.Errorf("folds=%d but the source has %d objects; allowed 2 ≤ folds ≤ objects", k, fe.Rows)
+		}
+		return nil, fitFailure{err}
+	}
+	out := make([]float64, n)
+	for g := 0; g < k; g++ {
+		train, test := cv.Split(fold, g)
+		predict, err := fit(train)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range test {
+			out[r] = predict(r)
+		}
+	}
+	return out, nil
+}
+
+// subMatrix copies the rows × cols block of the n-column matrix K.
+func subMatrix(K []float64, n int, rows, cols []int) []float64 {
+	out := make([]float64, 0, len(rows)*len(cols))
+	for _, i := range rows {
+		for _, j := range cols {
+			out = append(out, K[i*n+j])
+		}
+	}
+	return out
+}
+
+// regressFit is a fitted regression: coefficients over basis objects,
+// and the stored rows' answers.
+type regressFit struct {
+	basisRows []int // the objects of the basis, as indices into the snapshot's objects
+	coef      []float64
+	labels    []float64
+	pred, cv  []float64 // cv nil without folds=
+	figures   [][2]any
+	f         *fitting // for the basis objects of predict; read-only after fit
+}
+
+func (r *regressFit) stored(o int, dst []any) {
+	dst[0], dst[1] = r.labels[o], r.pred[o]
+	if r.cv != nil {
+		dst[2] = r.cv[o]
+	}
+}
+
+func (r *regressFit) predict(z *newObject, dst []any) error {
+	objs := r.f.objs()
+	basis := objs
+	if r.basisRows != nil {
+		basis = basis[:0:0]
+		for _, i := range r.basisRows {
+			basis = append(basis, objs[i])
+		}
+	}
+	kz, err := z.kernels(basis)
+	if err != nil {
+		return err
+	}
+	s := 0.0
+	for i, c := range r.coef {
+		s += c * kz[i]
+	}
+	dst[1] = s
+	return nil
+}
+
+func (r *regressFit) report() [][2]any {
+	out := append([][2]any(nil), r.figures...)
+	out = append(out, [2]any{"train_mse", mse(r.pred, r.labels)})
+	if r.cv != nil {
+		out = append(out, [2]any{"cv_mse", mse(r.cv, r.labels)})
+	}
+	return out
+}
+
+func mse(p, y []float64) float64 {
+	s := 0.0
+	for i := range p {
+		s += (p[i] - y[i]) * (p[i] - y[i])
+	}
+	return s / float64(len(p))
+}
+
+var (
+	_ fitted   = (*regressFit)(nil)
+	_ reporter = (*regressFit)(nil)
+)
