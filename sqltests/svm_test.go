@@ -200,3 +200,63 @@ func TestSVMCrossValidation(t *testing.T) {
 		})
 	}
 }
+
+// TestSVMStringsAgainstScikitLearn: on the promoters (normalize(ssk(p=3,
+// lambda=0.5))) and Reuters (normalize(ngram(n=5))) texts, the svm table's
+// decision values agree to 1e-3 of their range with scikit-learn's
+// SVC(kernel='precomputed') fed ksql's own Gram matrix
+// (testdata/make_svm_strings.py): a check of the solver on string kernels.
+func TestSVMStringsAgainstScikitLearn(t *testing.T) {
+	b, err := os.ReadFile("testdata/ref_svm_strings.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref map[string]json.RawMessage
+	if err := json.Unmarshal(b, &ref); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ name, file, column, label, kernel string }{
+		{"promoters", "../../examples/promoters.csv", "sequence", "class", "normalize(ssk(p=3, lambda=0.5))"},
+		{"reuters", "../../examples/reuters.csv", "text", "label", "normalize(ngram(n=5))"},
+	} {
+		var r struct {
+			Decision []float64 `json:"decision"`
+			NSupport []int     `json:"n_support"`
+		}
+		if err := json.Unmarshal(ref[c.name], &r); err != nil {
+			t.Fatal(err)
+		}
+		rows := testData(t, c.file)
+		for _, drv := range drivers {
+			t.Run(c.name+"/"+driverLabel(drv), func(t *testing.T) {
+				db := OpenDB(t, drv)
+				mustExec(t, db, fmt.Sprintf("CREATE TABLE src(id INTEGER PRIMARY KEY, %s TEXT, %s TEXT)", c.label, c.column))
+				for _, row := range rows {
+					mustExec(t, db, "INSERT INTO src VALUES (?, ?, ?)", row[0], row[1], row[2])
+				}
+				mustExec(t, db, fmt.Sprintf(`CREATE VIRTUAL TABLE s USING svm(table=src, id=id, column=%s, label=%s,
+					kernel='%s', C=10, tol=1e-5)`, c.column, c.label, c.kernel))
+				got, err := queryRows(db, "SELECT decision FROM s ORDER BY id")
+				if err != nil || len(got) != len(r.Decision) {
+					t.Fatalf("%d rows (%v), want %d", len(got), err, len(r.Decision))
+				}
+				lo, hi := math.Inf(1), math.Inf(-1)
+				for _, d := range r.Decision {
+					lo, hi = math.Min(lo, d), math.Max(hi, d)
+				}
+				for i, row := range got {
+					if d := row[0].(float64); math.Abs(d-r.Decision[i]) > 1e-3*(hi-lo) {
+						t.Fatalf("row %d: decision %v, scikit-learn %v", i, d, r.Decision[i])
+					}
+				}
+				var nsv int
+				if err := db.QueryRow("SELECT value FROM ksql_model('s') WHERE name = 'support_vectors'").Scan(&nsv); err != nil {
+					t.Fatal(err)
+				}
+				if nsv != r.NSupport[0]+r.NSupport[1] {
+					t.Fatalf("%d support vectors, scikit-learn %v", nsv, r.NSupport)
+				}
+			})
+		}
+	}
+}
