@@ -158,26 +158,58 @@ func (s *source) checkColumns(c *host.Conn) error {
 	if len(cols) == 0 {
 		return fmt.Errorf("no such table %s (table= names a table or view to read)", s.table)
 	}
-	has := func(name string) bool {
-		if slices.ContainsFunc(cols, func(c string) bool { return strings.EqualFold(c, name) }) {
-			return true
-		}
-		switch strings.ToLower(name) {
-		case "rowid", "oid", "_rowid_":
-			return true // resolved by SQLite when the table has a rowid
-		}
-		return false
-	}
 	want := []struct{ key, name string }{{"id", s.id.name}, {"column", s.column.name}}
 	for i, e := range s.extra {
 		want = append(want, struct{ key, name string }{e.key, s.cols[i].name})
 	}
 	for _, col := range want {
-		if !has(col.name) {
-			return fmt.Errorf("table %s has no column %s (%s= must be one of: %s)", s.table, quoteIdent(col.name), col.key, strings.Join(cols, ", "))
+		if slices.ContainsFunc(cols, func(c string) bool { return strings.EqualFold(c, col.name) }) {
+			continue
 		}
+		if isRowidName(col.name) {
+			// SQLite resolves rowid on tables that have one; a view's reads
+			// NULL and a WITHOUT ROWID table has none.
+			kind, err := s.rowidless(c)
+			if err != nil {
+				return s.sqlError(err)
+			}
+			if kind == "" {
+				continue
+			}
+			return fmt.Errorf("%s= is %s, but %s is %s, which has no rowid (%s= must be one of: %s)",
+				col.key, col.name, s.table, kind, col.key, strings.Join(cols, ", "))
+		}
+		return fmt.Errorf("table %s has no column %s (%s= must be one of: %s)", s.table, quoteIdent(col.name), col.key, strings.Join(cols, ", "))
 	}
 	return nil
+}
+
+func isRowidName(name string) bool {
+	switch strings.ToLower(name) {
+	case "rowid", "oid", "_rowid_":
+		return true
+	}
+	return false
+}
+
+// rowidless says what kind of object the table is when it has no usable
+// rowid ("a view", "a WITHOUT ROWID table"), or "" when it has one.
+func (s *source) rowidless(c *host.Conn) (string, error) {
+	q, args := "SELECT type, wr FROM pragma_table_list(?1)", []any{s.table.name}
+	if s.table.schema != "" {
+		q, args = "SELECT type, wr FROM pragma_table_list(?1, ?2)", []any{s.table.name, s.table.schema}
+	}
+	kind := ""
+	err := c.Query(q, args, func(v []any) error {
+		switch {
+		case v[0] == "view":
+			kind = "a view"
+		case v[1] == int64(1):
+			kind = "a WITHOUT ROWID table"
+		}
+		return nil
+	})
+	return kind, err
 }
 
 // sqlError rewrites SQLite's complaints about the source statement in the
@@ -198,6 +230,17 @@ func (s *source) sqlError(err error) error {
 			msg, count, strings.Join(names[:last], ", "), names[last])
 	}
 	return fmt.Errorf("reading %s: %s", s.table, msg)
+}
+
+// readError words a failed read. A column missing from a table= source
+// (renamed or dropped since CREATE) is named as checkColumns names it.
+func (s *source) readError(c *host.Conn, err error) error {
+	if s.query == "" && strings.Contains(err.Error(), "no such column") {
+		if cerr := s.checkColumns(c); cerr != nil {
+			return cerr
+		}
+	}
+	return s.sqlError(err)
 }
 
 // sqliteMessage is SQLite's error text without the decorations one driver
@@ -329,7 +372,7 @@ func (s *source) read(c *host.Conn, prev *snapshot) (*snapshot, error) {
 		if errors.Is(err, host.ErrInterrupted) || c.Err() != nil {
 			return nil, host.ErrInterrupted
 		}
-		return nil, s.sqlError(err)
+		return nil, s.readError(c, err)
 	}
 	var sum [sha256.Size]byte
 	h.Sum(sum[:0])
