@@ -3,6 +3,7 @@ package functions
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/ksql/ksql/ext/host"
 )
@@ -47,6 +48,9 @@ func ksqlConfig(c *host.Conn, args []any) (any, error) {
 		return stat(c), nil
 	}
 	if len(args) == 2 {
+		if c.Reading() {
+			return nil, fmt.Errorf("settings cannot change while a ksql module reads its source (a query= or a view it reads calls ksql_config(%s, ...)); change them in a statement of their own", sqlText(name))
+		}
 		v, err := Integer(args, 1, "value", -1<<62, 1<<62)
 		if err != nil {
 			return nil, err
@@ -56,4 +60,13 @@ func ksqlConfig(c *host.Conn, args []any) (any, error) {
 		}
 	}
 	return c.Config.Value(name)
+}
+
+// sqlText renders a name as an SQL string literal for a message, cut after
+// 40 bytes.
+func sqlText(s string) string {
+	if len(s) > 40 {
+		return "'" + strings.ReplaceAll(s[:40], "'", "''") + "...'"
+	}
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
