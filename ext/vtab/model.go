@@ -186,7 +186,18 @@ func (m modelModule) newTable(c *host.Conn, args []string) (*modelTable, error) 
 		return nil, err
 	}
 	t.cols = t.model.columns()
+	if b, ok := t.model.(boundedModel); ok {
+		t.src.bound = func(n int) error { return b.tooMany(n, maxGramBytes(c)) }
+	}
 	return t, nil
+}
+
+// boundedModel is a model whose fit on n objects needs memory that grows
+// with n, bounded by max_gram_bytes: tooMany is the error of a fit on n
+// objects past the bound, nil within it. The source read stops keeping
+// rows once it fails (issue 17: 200,000 rows gave an out-of-memory crash).
+type boundedModel interface {
+	tooMany(n int, maxBytes int64) error
 }
 
 func (t *modelTable) Schema() string {

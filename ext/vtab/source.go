@@ -30,6 +30,9 @@ type source struct {
 	query  string
 	spec   *kernels.Spec
 	sql    string // reads (id, object, extra...) ordered by id
+	// bound, if set, is the error of a fit on n objects that would pass
+	// a memory bound (nil while n fits); read stops keeping rows past it.
+	bound func(n int) error
 }
 
 // newSource reads the common arguments and those naming the extra
@@ -328,6 +331,15 @@ func idText(v any) string {
 // every change, including other connections' and those of non-deterministic
 // queries.
 func (s *source) read(c *host.Conn, prev *snapshot) (*snapshot, error) {
+	return s.readBounded(c, prev, s.bound)
+}
+
+// readBounded is read with a bound on the number of objects (nil: none):
+// once bound(n) is an error, the rows are hashed and counted but no longer
+// kept or decoded, and unless the content is prev's the read returns
+// bound's error for the total, so a source too large for the work never
+// fills memory first.
+func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) error) (*snapshot, error) {
 	h := sha256.New()
 	var flat []any // the rows one after the other, width columns each
 	width := len(s.columnNames())
@@ -356,16 +368,26 @@ func (s *source) read(c *host.Conn, prev *snapshot) (*snapshot, error) {
 			h.Write(x)
 		}
 	}
+	objects, rows := 0, 0
+	var tooMany error
 	err := c.Query(s.sql, nil, func(v []any) error {
-		if len(flat)%(1024*width) == 0 {
+		if rows++; rows%1024 == 0 {
 			if err := c.Err(); err != nil {
 				return err
+			}
+		}
+		if v[1] != nil {
+			objects++
+			if bound != nil && tooMany == nil {
+				tooMany = bound(objects)
 			}
 		}
 		for _, x := range v {
 			put(x)
 		}
-		flat = append(flat, v...) // the values are ours; the slice may be reused
+		if tooMany == nil {
+			flat = append(flat, v...) // the values are ours; the slice may be reused
+		}
 		return nil
 	})
 	if err != nil {
@@ -377,7 +399,10 @@ func (s *source) read(c *host.Conn, prev *snapshot) (*snapshot, error) {
 	var sum [sha256.Size]byte
 	h.Sum(sum[:0])
 	if prev != nil && prev.hash == sum {
-		return prev, nil
+		return prev, nil // unchanged: what was computed for it stands
+	}
+	if tooMany != nil {
+		return nil, bound(objects)
 	}
 	snap, err := s.build(flat, width)
 	if err != nil {
