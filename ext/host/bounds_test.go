@@ -69,4 +69,3 @@ func TestBoundedErrors(t *testing.T) {
 		t.Errorf("Excerpt: %s", Excerpt(strings.Repeat("x", 41)))
 	}
 }
-
