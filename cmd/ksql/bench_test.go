@@ -23,15 +23,15 @@ func benchRows(n int) [][]any {
 // BenchmarkPrinter measures the output modes alone, per row of four cells.
 func BenchmarkPrinter(b *testing.B) {
 	rows := benchRows(1000)
-	cols := []column{{name: "id"}, {name: "x"}, {name: "s"}, {name: "v"}}
+	cols := []column{{name: "id"}, {name: "x"}, {name: "s"}, {name: "v", vector: true}}
 	for _, mode := range modeNames {
 		b.Run(mode, func(b *testing.B) {
-			o := &outputOptions{mode: mode, separator: "|", maxWidth: 60,
-				fmt: valueFormat{vectors: vecAuto, vecWidth: 6}}
+			o := defaultOptions()
+			o.setMode(mode, nil)
 			w := bufio.NewWriter(io.Discard)
 			b.ReportAllocs()
 			for b.Loop() {
-				p := newPrinter(w, o)
+				p := newPrinter(w, &o)
 				p.header(cols)
 				for _, r := range rows {
 					p.row(r)
@@ -49,7 +49,7 @@ func BenchmarkQuery(b *testing.B) {
 	for _, mode := range []string{"list", "box"} {
 		b.Run(mode, func(b *testing.B) {
 			o, _ := parseOptions(nil)
-			o.mode = mode
+			o.opts.mode = mode
 			s, err := openShell(o, stdio{out: io.Discard, err: io.Discard})
 			if err != nil {
 				b.Fatal(err)
@@ -58,7 +58,7 @@ func BenchmarkQuery(b *testing.B) {
 			q := "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000) SELECT x, x / 7.0, 'row ' || x FROM c"
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := s.runSQL(q); err != nil {
+				if err := s.runSQL(&source{}, q); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -86,7 +86,7 @@ func BenchmarkImportCSV(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := s.processText(".import " + path + " iris"); err != nil || s.errors > 0 {
+		if err := s.processText(".import "+path+" iris", false); err != nil || s.errors > 0 {
 			b.Fatalf("import failed: %v", err)
 		}
 		s.close()

@@ -62,16 +62,16 @@ WHERE t.type IN ('table', 'view', 'virtual') AND t.name NOT LIKE 'sqlite\_%' ESC
 ORDER BY t.schema <> 'main', 1`
 
 func cmdTables(s *Shell, _ *source, args []string, _ string) error {
-	names, err := catalog(s, ".tables", userTablesSQL, args)
+	names, err := catalogNames(s, ".tables", userTablesSQL, args)
 	if err == nil {
 		printColumns(s, names, 80)
 	}
 	return err
 }
 
-// catalog runs one of the catalog queries with the optional LIKE pattern
+// catalogNames runs one of the catalog queries with the optional LIKE pattern
 // of a .tables or .schema command.
-func catalog(s *Shell, cmd, query string, args []string) ([]string, error) {
+func catalogNames(s *Shell, cmd, query string, args []string) ([]string, error) {
 	if err := wantArgs(args, 0, 1); err != nil {
 		return nil, err
 	}
@@ -98,7 +98,7 @@ func printColumns(s *Shell, names []string, width int) {
 	for _, n := range names {
 		w = max(w, runewidth.StringWidth(n))
 	}
-	perRow := max(1, (width+2)/(w+2))
+	perRow := max(1, width/(w+2))
 	rows := (len(names) + perRow - 1) / perRow
 	for r := 0; r < rows; r++ {
 		var line strings.Builder
@@ -112,7 +112,7 @@ func printColumns(s *Shell, names []string, width int) {
 			}
 			line.WriteString(runewidth.FillRight(names[i], w))
 		}
-		fmt.Fprintln(s.out, strings.TrimRight(line.String(), " "))
+		fmt.Fprintln(s.out, line.String())
 	}
 }
 
@@ -128,7 +128,7 @@ WHERE s.sql IS NOT NULL AND s.name NOT LIKE 'sqlite\_%' ESCAPE '\'
 ORDER BY s.db <> 'main', s.seq`
 
 func cmdSchema(s *Shell, _ *source, args []string, _ string) error {
-	stmts, err := catalog(s, ".schema", schemaSQL, args)
+	stmts, err := catalogNames(s, ".schema", schemaSQL, args)
 	if err != nil {
 		return err
 	}
@@ -138,9 +138,13 @@ func cmdSchema(s *Shell, _ *source, args []string, _ string) error {
 	return nil
 }
 
-// tableColumns returns the column names of a table, in order.
-func (s *Shell) tableColumns(ctx context.Context, table string) ([]string, error) {
-	return s.queryStrings(ctx, "SELECT name FROM pragma_table_info(?) ORDER BY cid", table)
+// tableColumns returns the column names of a table (in schema, "" for
+// the search order), in order; none when it does not exist.
+func (s *Shell) tableColumns(ctx context.Context, schema, table string) ([]string, error) {
+	if schema == "" {
+		return s.queryStrings(ctx, "SELECT name FROM pragma_table_info(?) ORDER BY cid", table)
+	}
+	return s.queryStrings(ctx, "SELECT name FROM pragma_table_info(?, ?) ORDER BY cid", table, schema)
 }
 
 // functionNames lists the SQL functions of the connection (built in, ksql
@@ -152,4 +156,20 @@ func (s *Shell) functionNames() []string {
 		s.funcNames = append([]string{}, names...)
 	}
 	return s.funcNames
+}
+
+// indexesSQL lists the indexes a user made (of tables LIKE ?1), one per
+// line as sqlite3 prints them; SQLite's own sqlite_autoindex_* are left out.
+var indexesSQL = `SELECT name FROM (
+    SELECT name, tbl_name FROM sqlite_schema WHERE type = 'index'
+    UNION ALL SELECT name, tbl_name FROM sqlite_temp_schema WHERE type = 'index')
+WHERE name NOT LIKE 'sqlite\_%' ESCAPE '\' AND (?1 = '' OR tbl_name LIKE ?1)
+ORDER BY 1`
+
+func cmdIndexes(s *Shell, _ *source, args []string, _ string) error {
+	names, err := catalogNames(s, args[0], indexesSQL, args)
+	for _, n := range names {
+		fmt.Fprintln(s.out, n)
+	}
+	return err
 }

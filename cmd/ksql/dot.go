@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,7 +12,8 @@ import (
 
 // dotCmd is one dot-command: its usage line, a one-line summary, and the
 // function that runs it with the arguments (args[0] is the command) and the
-// raw text after the command name (for .plot, whose query is free text).
+// raw text after the command name (for .plot and .print, whose text is
+// free).
 type dotCmd struct {
 	usage string
 	help  string
@@ -19,53 +22,89 @@ type dotCmd struct {
 
 var dotCommands map[string]dotCmd
 
+// dotAliases are other names of commands, as in sqlite3.
+var dotAliases = map[string]string{"header": "headers", "indices": "indexes", "exit": "quit"}
+
 func init() {
 	// Assigned in init because .help and .read refer back to the table.
 	dotCommands = map[string]dotCmd{
-		"help":      {".help [COMMAND]", "show the commands, or the details of one", cmdHelp},
-		"tables":    {".tables [PATTERN]", "list tables and views (PATTERN as in LIKE)", cmdTables},
-		"schema":    {".schema [PATTERN]", "show the CREATE statements", cmdSchema},
-		"mode":      {".mode [MODE]", "set the output mode: " + strings.Join(modeNames, ", "), cmdMode},
-		"headers":   {".headers on|off", "show column names in list and csv modes", cmdHeaders},
-		"import":    {".import FILE|DIR TABLE", "load a CSV file, or a directory of text files, into TABLE", cmdImport},
-		"read":      {".read FILE", "run the SQL and dot-commands in FILE", cmdRead},
-		"output":    {".output [FILE]", "send results to FILE, or back to the screen", cmdOutput},
-		"timer":     {".timer on|off", "print the time each statement takes", cmdTimer},
-		"quit":      {".quit", "leave ksql (also .exit, or Ctrl-D)", cmdQuit},
-		"exit":      {".exit", "leave ksql", cmdQuit},
-		"kernels":   {".kernels", "the kernel spec language and ksql's functions", cmdKernels},
-		"plot":      {".plot [--out FILE.png|.svg] QUERY", "scatter plot of the first two numeric columns", cmdPlot},
-		"vectors":   {".vectors auto|on|off [N]", "how BLOBs show as float32 vectors; N elements before …", cmdVectors},
-		"maxwidth":  {".maxwidth N", "cut box/table cells to N columns (0: never)", cmdMaxWidth},
-		"nullvalue": {".nullvalue TEXT", "print NULL as TEXT", cmdNullValue},
-		"separator": {".separator SEP", "column separator in list mode", cmdSeparator},
+		"backup":    {".backup ?DB? FILE", "write the database DB (default main) to FILE", cmdBackup},
 		"bail":      {".bail on|off", "stop at the first error", cmdBail},
+		"cd":        {".cd DIRECTORY", "change the working directory", cmdCd},
+		"changes":   {".changes on|off", "print the number of rows each statement changed", cmdChanges},
+		"databases": {".databases", "list the names and files of attached databases", cmdDatabases},
+		"dump":      {".dump ?OBJECTS?", "write the database (or the tables LIKE OBJECTS) as SQL", cmdDump},
+		"echo":      {".echo on|off", "print each command before running it", cmdEcho},
+		"headers":   {".headers on|off", "show column names", cmdHeaders},
+		"help":      {".help ?COMMAND?", "show the commands, or the details of one", cmdHelp},
+		"import":    {".import ?OPTIONS? FILE|DIR TABLE", "load a CSV file, or a directory of text files, into TABLE", cmdImport},
+		"indexes":   {".indexes ?TABLE?", "list the indexes (of tables LIKE TABLE)", cmdIndexes},
+		"kernels":   {".kernels", "the kernel spec language and ksql's functions", cmdKernels},
+		"load":      {".load FILE ?ENTRY?", "load an SQLite extension library", cmdLoad},
+		"maxwidth":  {".maxwidth N", "cut values in columnar modes to N columns (0: never)", cmdMaxWidth},
+		"mode":      {".mode ?MODE? ?TABLE?", "set the output mode (.help mode lists them)", cmdMode},
+		"nullvalue": {".nullvalue STRING", "print NULL as STRING", cmdNullValue},
+		"once":      {".once FILE", "send the output of the next command only to FILE", cmdOnce},
+		"open":      {".open ?--new|--readonly? ?FILE?", "close this database and open FILE (in memory without FILE)", cmdOpen},
+		"output":    {".output ?FILE?", "send output to FILE, or back to the screen", cmdOutput},
+		"parameter": {".parameter CMD ...", "set, list, unset or clear the values of :name parameters", cmdParameter},
+		"plot":      {".plot ?OPTIONS? QUERY", "scatter plot of a query's first two numeric columns", cmdPlot},
+		"print":     {".print STRING...", "print the STRINGs", cmdPrint},
+		"prompt":    {".prompt MAIN ?CONTINUE?", "replace the prompts", cmdPrompt},
+		"quit":      {".quit, .exit ?CODE?", "leave ksql (also Ctrl-D), with exit status CODE", cmdQuit},
+		"read":      {".read FILE", "run the SQL and dot-commands in FILE", cmdRead},
+		"restore":   {".restore ?DB? FILE", "replace the database DB (default main) by the one in FILE", cmdRestore},
+		"save":      {".save FILE", "write the database to FILE (as .backup)", cmdBackup},
+		"schema":    {".schema ?PATTERN?", "show the CREATE statements (of objects LIKE PATTERN)", cmdSchema},
+		"separator": {".separator COL ?ROW?", "set the column (and row) separators", cmdSeparator},
 		"show":      {".show", "show the current settings", cmdShow},
+		"tables":    {".tables ?PATTERN?", "list tables and views (LIKE PATTERN)", cmdTables},
+		"timeout":   {".timeout MS", "wait up to MS milliseconds for a locked database", cmdTimeout},
+		"timer":     {".timer on|off", "print the time each statement takes", cmdTimer},
+		"vectors":   {".vectors auto|on|off ?N?", "which BLOBs show as float32 vectors; N elements before …", cmdVectors},
+		"version":   {".version", "show the versions of ksql, SQLite and Go", cmdVersion},
+		"width":     {".width NUM1 NUM2 ...", "set column widths in columnar modes (negative: right-aligned)", cmdWidth},
 	}
-	dotCommands["header"] = dotCommands["headers"]
+}
+
+// lookupDot finds a command by name or alias.
+func lookupDot(name string) (string, dotCmd, bool) {
+	name = strings.ToLower(name)
+	if a, ok := dotAliases[name]; ok {
+		name = a
+	}
+	c, ok := dotCommands[name]
+	return name, c, ok
 }
 
 // dotCommand runs one dot-command line.
 func (s *Shell) dotCommand(src *source, line string) error {
-	name, rest, _ := strings.Cut(strings.TrimSpace(line[1:]), " ")
+	word, rest, _ := strings.Cut(strings.TrimSpace(line[1:]), " ")
 	rest = strings.TrimSpace(rest)
-	cmd, ok := dotCommands[strings.ToLower(name)]
+	name, cmd, ok := lookupDot(word)
 	if !ok {
-		return fmt.Errorf("unknown command \".%s\"; .help lists the commands", name)
+		return fmt.Errorf("unknown command \".%s\"; .help lists the commands", word)
 	}
-	// .plot's query is free SQL text, with quotes of its own.
+	if s.readonlyBlocked(name) {
+		return fmt.Errorf(".%s is not allowed here", name)
+	}
 	var args []string
-	if !strings.EqualFold(name, "plot") {
+	if name != "plot" {
 		var err error
 		if args, err = splitArgs(rest); err != nil {
 			return fmt.Errorf(".%s: %v", name, err)
 		}
 	}
-	return cmd.run(s, src, append([]string{"." + strings.ToLower(name)}, args...), rest)
+	return cmd.run(s, src, append([]string{"." + strings.ToLower(word)}, args...), rest)
 }
 
-// splitArgs splits a dot-command's arguments at spaces; '...' and "..."
-// quote an argument that holds spaces.
+// readonlyBlocked is a hook for commands a session may not run; none today.
+func (s *Shell) readonlyBlocked(string) bool { return false }
+
+// splitArgs splits a dot-command's arguments as sqlite3 does: at spaces;
+// '...' quotes an argument taken as typed, "..." one in which backslash
+// escapes (\t, \n, \\, \", \x41, \101) are resolved, as they are in an
+// unquoted argument.
 func splitArgs(s string) ([]string, error) {
 	var args []string
 	for strings.TrimSpace(s) != "" {
@@ -84,23 +123,75 @@ func nextArg(s string) (arg, rest string, err error) {
 	if s == "" {
 		return "", "", nil
 	}
-	if q := s[0]; q == '\'' || q == '"' {
+	switch q := s[0]; q {
+	case '\'':
 		end := strings.IndexByte(s[1:], q)
 		if end < 0 {
 			return "", "", fmt.Errorf("unterminated %c quote", q)
 		}
 		return s[1 : 1+end], s[end+2:], nil
+	case '"':
+		for i := 1; i < len(s); i++ {
+			switch s[i] {
+			case '\\':
+				i++
+			case '"':
+				return unescape(s[1:i]), s[i+1:], nil
+			}
+		}
+		return "", "", fmt.Errorf("unterminated %c quote", q)
 	}
 	if i := strings.IndexAny(s, " \t"); i >= 0 {
-		return s[:i], s[i:], nil
+		return unescape(s[:i]), s[i:], nil
 	}
-	return s, "", nil
+	return unescape(s), "", nil
 }
+
+// unescape resolves the backslash escapes of sqlite3's dot-command
+// arguments: \a \b \e \f \n \r \t \v \\ \" \', \xHH and octal \NNN.
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 == len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		if e := strings.IndexByte(`abefnrtv`, s[i]); e >= 0 {
+			b.WriteByte("\a\b\x1b\f\n\r\t\v"[e])
+			continue
+		}
+		switch c = s[i]; {
+		case c == 'x' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			v, _ := strconv.ParseUint(s[i+1:i+3], 16, 8)
+			b.WriteByte(byte(v))
+			i += 2
+		case c >= '0' && c <= '7':
+			j := i
+			for j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '7' {
+				j++
+			}
+			v, _ := strconv.ParseUint(s[i:j], 8, 16)
+			b.WriteByte(byte(v))
+			i = j - 1
+		default:
+			b.WriteByte(c) // \\ \" \' and unknown escapes give the character
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 
 // wantArgs checks the argument count of a dot-command.
 func wantArgs(args []string, lo, hi int) error {
 	if n := len(args) - 1; n < lo || n > hi {
-		return fmt.Errorf("%s takes %s; usage: %s", args[0], countWord(lo, hi), dotCommands[args[0][1:]].usage)
+		_, c, _ := lookupDot(args[0][1:])
+		return fmt.Errorf("%s takes %s; usage: %s", args[0], countWord(lo, hi), c.usage)
 	}
 	return nil
 }
@@ -127,92 +218,58 @@ func parseOnOff(cmd, v string) (bool, error) {
 	return false, fmt.Errorf("%s: expected on or off, got %q", cmd, v)
 }
 
-func cmdHelp(s *Shell, _ *source, args []string, _ string) error {
-	if err := wantArgs(args, 0, 1); err != nil {
+// onOffCommand makes a command that sets a flag of the shell.
+func onOffCommand(flag func(s *Shell) *bool) func(*Shell, *source, []string, string) error {
+	return func(s *Shell, _ *source, args []string, _ string) error {
+		if err := wantArgs(args, 1, 1); err != nil {
+			return err
+		}
+		v, err := parseOnOff(args[0], args[1])
+		if err == nil {
+			*flag(s) = v
+		}
 		return err
 	}
-	if len(args) == 2 {
-		name := strings.TrimPrefix(strings.ToLower(args[1]), ".")
-		if topic, ok := helpTopics[name]; ok {
-			fmt.Fprint(s.out, topic)
-			return nil
-		}
-		c, ok := dotCommands[name]
-		if !ok {
-			return fmt.Errorf(".help: no command %q; .help lists them", args[1])
-		}
-		fmt.Fprintf(s.out, "%s\n    %s\n", c.usage, c.help)
-		return nil
+}
+
+var (
+	cmdTimer   = onOffCommand(func(s *Shell) *bool { return &s.timer })
+	cmdBail    = onOffCommand(func(s *Shell) *bool { return &s.bail })
+	cmdEcho    = onOffCommand(func(s *Shell) *bool { return &s.echo })
+	cmdChanges = onOffCommand(func(s *Shell) *bool { return &s.changes })
+)
+
+func cmdHeaders(s *Shell, src *source, args []string, rest string) error {
+	err := onOffCommand(func(s *Shell) *bool { return &s.opts.headers })(s, src, args, rest)
+	if err == nil {
+		s.opts.headersSet = true
 	}
-	var names []string
-	for n := range dotCommands {
-		if n != "header" && n != "exit" {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		c := dotCommands[n]
-		fmt.Fprintf(s.out, "%-36s %s\n", c.usage, c.help)
-	}
-	fmt.Fprint(s.out, "\nEnd SQL statements with \";\". Ctrl-C interrupts a running statement.\n"+
-		"Input must be UTF-8: a statement that is not is refused with its line number.\n"+
-		".help vectors, .help import and .help plot tell more.\n")
-	return nil
+	return err
 }
 
 func cmdMode(s *Shell, _ *source, args []string, _ string) error {
-	if err := wantArgs(args, 0, 1); err != nil {
-		return err
-	}
 	if len(args) == 1 {
-		fmt.Fprintf(s.out, "current output mode: %s\n", s.opts.mode)
+		fmt.Fprintf(s.out, "current output mode: %s\n", s.opts.modeDescription())
 		return nil
 	}
 	m := strings.ToLower(args[1])
 	if !slices.Contains(modeNames, m) {
 		return fmt.Errorf(".mode: unknown mode %q; choose one of %s", args[1], strings.Join(modeNames, ", "))
 	}
-	s.opts.mode = m
-	return nil
+	return s.opts.setMode(m, args[2:])
 }
 
-func cmdHeaders(s *Shell, _ *source, args []string, _ string) error {
-	if err := wantArgs(args, 1, 1); err != nil {
+func cmdQuit(s *Shell, _ *source, args []string, _ string) error {
+	if err := wantArgs(args, 0, 1); err != nil {
 		return err
 	}
-	v, err := parseOnOff(args[0], args[1])
-	if err == nil {
-		s.opts.headers = v
-	}
-	return err
-}
-
-func cmdTimer(s *Shell, _ *source, args []string, _ string) error {
-	if err := wantArgs(args, 1, 1); err != nil {
-		return err
-	}
-	v, err := parseOnOff(args[0], args[1])
-	if err == nil {
-		s.timer = v
-	}
-	return err
-}
-
-func cmdBail(s *Shell, _ *source, args []string, _ string) error {
-	if err := wantArgs(args, 1, 1); err != nil {
-		return err
-	}
-	v, err := parseOnOff(args[0], args[1])
-	if err == nil {
-		s.bail = v
-	}
-	return err
-}
-
-func cmdQuit(_ *Shell, _ *source, args []string, _ string) error {
-	if err := wantArgs(args, 0, 0); err != nil {
-		return err
+	if len(args) == 2 {
+		code, err := strconv.Atoi(args[1])
+		if err != nil || code < 0 || code > 255 {
+			return fmt.Errorf("%s: the exit status must be a whole number from 0 to 255, got %q", args[0], args[1])
+		}
+		s.exitCode = code
+		s.quitCode = true
 	}
 	return errQuit
 }
@@ -220,38 +277,68 @@ func cmdQuit(_ *Shell, _ *source, args []string, _ string) error {
 // maxReadDepth bounds .read nesting, so a file that reads itself stops.
 const maxReadDepth = 16
 
-func cmdRead(s *Shell, _ *source, args []string, _ string) error {
+func cmdRead(s *Shell, src *source, args []string, _ string) error {
 	if err := wantArgs(args, 1, 1); err != nil {
 		return err
 	}
 	if s.readDepth >= maxReadDepth {
 		return fmt.Errorf(".read: files nested more than %d deep (does %s read itself?)", maxReadDepth, args[1])
 	}
-	f, err := os.Open(args[1])
-	if err != nil {
-		return fmt.Errorf(".read: cannot read %q: %v", args[1], unwrapPath(err))
+	if err := s.processFile(src.resolve(args[1])); err != nil && err != errQuit && err != errBail && err != errStopped {
+		return fmt.Errorf(".read: %v", err)
+	} else {
+		return err
 	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return fmt.Errorf(".read: %q is a directory; give a file of SQL", args[1])
+}
+
+// resolve finds a file a script names: relative to the current directory
+// (as sqlite3 does), and, when it is not there, relative to the script.
+// So a script and its data can be run from any directory.
+func (src *source) resolve(path string) string {
+	if src.dir == "" || path == "" || filepath.IsAbs(path) {
+		return path
 	}
-	s.readDepth++
-	defer func() { s.readDepth-- }()
-	return s.processReader(f, args[1])
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	alt := filepath.Join(src.dir, path)
+	if _, err := os.Stat(alt); err == nil {
+		return alt
+	}
+	return path
 }
 
 func cmdOutput(s *Shell, _ *source, args []string, _ string) error {
 	if err := wantArgs(args, 0, 1); err != nil {
 		return err
 	}
-	name := ""
-	if len(args) == 2 && args[1] != "stdout" {
-		name = args[1]
+	if len(args) == 1 || args[1] == "stdout" {
+		s.resetOutput()
+		return nil
 	}
-	if err := s.setOutput(name); err != nil {
+	if err := s.outputTarget(args[1]); err != nil {
 		return fmt.Errorf(".output: %v", err)
 	}
 	return nil
+}
+
+func cmdOnce(s *Shell, _ *source, args []string, _ string) error {
+	if err := wantArgs(args, 1, 1); err != nil {
+		return err
+	}
+	if err := s.outputTarget(args[1]); err != nil {
+		return fmt.Errorf(".once: %v", err)
+	}
+	s.onceLeft = 2
+	return nil
+}
+
+// outputTarget opens the file of .output or .once.
+func (s *Shell) outputTarget(name string) error {
+	if strings.HasPrefix(name, "|") || strings.HasPrefix(name, "-") {
+		return fmt.Errorf("%q: ksql writes only to files (no pipes, no options)", name)
+	}
+	return s.setOutput(name)
 }
 
 func cmdVectors(s *Shell, _ *source, args []string, _ string) error {
@@ -289,6 +376,19 @@ func cmdMaxWidth(s *Shell, _ *source, args []string, _ string) error {
 	return nil
 }
 
+func cmdWidth(s *Shell, _ *source, args []string, _ string) error {
+	widths := make([]int, 0, len(args)-1)
+	for _, a := range args[1:] {
+		n, err := strconv.Atoi(a)
+		if err != nil || n > 10000 || n < -10000 {
+			return fmt.Errorf(".width: %q is not a width; give whole numbers (negative: right-aligned, 0: automatic)", a)
+		}
+		widths = append(widths, n)
+	}
+	s.opts.widths = widths
+	return nil
+}
+
 func cmdNullValue(s *Shell, _ *source, args []string, _ string) error {
 	if err := wantArgs(args, 1, 1); err != nil {
 		return err
@@ -298,16 +398,59 @@ func cmdNullValue(s *Shell, _ *source, args []string, _ string) error {
 }
 
 func cmdSeparator(s *Shell, _ *source, args []string, _ string) error {
-	if err := wantArgs(args, 1, 1); err != nil {
+	if err := wantArgs(args, 1, 2); err != nil {
 		return err
 	}
-	s.opts.separator = unescape(args[1])
+	s.opts.colSep = args[1]
+	if len(args) == 3 {
+		s.opts.rowSep = args[2]
+	}
 	return nil
 }
 
-// unescape turns \t and \n in a separator into the characters.
-func unescape(s string) string {
-	return strings.NewReplacer(`\t`, "\t", `\n`, "\n", `\\`, `\`).Replace(s)
+func cmdPrint(s *Shell, _ *source, args []string, _ string) error {
+	fmt.Fprintln(s.out, strings.Join(args[1:], " "))
+	return nil
+}
+
+func cmdPrompt(s *Shell, _ *source, args []string, _ string) error {
+	if err := wantArgs(args, 1, 2); err != nil {
+		return err
+	}
+	s.prompts[0] = args[1]
+	if len(args) == 3 {
+		s.prompts[1] = args[2]
+	}
+	return nil
+}
+
+func cmdCd(s *Shell, _ *source, args []string, _ string) error {
+	if err := wantArgs(args, 1, 1); err != nil {
+		return err
+	}
+	if err := os.Chdir(args[1]); err != nil {
+		return fmt.Errorf(".cd: cannot change to %q: %v", args[1], unwrapPath(err))
+	}
+	return nil
+}
+
+func cmdTimeout(s *Shell, _ *source, args []string, _ string) error {
+	if err := wantArgs(args, 1, 1); err != nil {
+		return err
+	}
+	ms, err := strconv.Atoi(args[1])
+	if err != nil || ms < 0 {
+		return fmt.Errorf(".timeout: expected milliseconds, a whole number ≥ 0, got %q", args[1])
+	}
+	return s.execQuiet(context.Background(), ".timeout", fmt.Sprintf("PRAGMA busy_timeout = %d", ms))
+}
+
+func cmdVersion(s *Shell, _ *source, args []string, _ string) error {
+	if err := wantArgs(args, 0, 0); err != nil {
+		return err
+	}
+	fmt.Fprintln(s.out, s.versionText())
+	return nil
 }
 
 func cmdShow(s *Shell, _ *source, args []string, _ string) error {
@@ -319,9 +462,31 @@ func cmdShow(s *Shell, _ *source, args []string, _ string) error {
 		out = s.outFile.Name()
 	}
 	onOff := map[bool]string{true: "on", false: "off"}
-	fmt.Fprintf(s.out, "     mode: %s\n  headers: %s\nseparator: %q\nnullvalue: %q\n"+
-		"  vectors: %s, %d elements\n maxwidth: %d\n    timer: %s\n     bail: %s\n   output: %s\n",
-		s.opts.mode, onOff[s.opts.headers], s.opts.separator, s.opts.fmt.null,
-		s.opts.fmt.vectors, s.opts.fmt.vecWidth, s.opts.maxWidth, onOff[s.timer], onOff[s.bail], out)
+	widths := make([]string, len(s.opts.widths))
+	for i, w := range s.opts.widths {
+		widths[i] = strconv.Itoa(w)
+	}
+	file := s.dbName
+	if file == "" {
+		file = ":memory:"
+	}
+	for _, kv := range [][2]string{
+		{"echo", onOff[s.echo]},
+		{"headers", onOff[s.opts.headers]},
+		{"mode", s.opts.modeDescription()},
+		{"nullvalue", strconv.Quote(s.opts.fmt.null)},
+		{"output", out},
+		{"colseparator", strconv.Quote(s.opts.colSep)},
+		{"rowseparator", strconv.Quote(s.opts.rowSep)},
+		{"width", strings.Join(widths, " ")},
+		{"filename", file},
+		{"vectors", fmt.Sprintf("%s, %d elements", s.opts.fmt.vectors, s.opts.fmt.vecWidth)},
+		{"maxwidth", strconv.Itoa(s.opts.maxWidth)},
+		{"timer", onOff[s.timer]},
+		{"changes", onOff[s.changes]},
+		{"bail", onOff[s.bail]},
+	} {
+		fmt.Fprintf(s.out, "%12s: %s\n", kv[0], kv[1])
+	}
 	return nil
 }

@@ -1,49 +1,84 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// TestQuickstart runs examples/quickstart.sql the way the README's first
-// command does (from the repository root, on standard input), in a copy of
-// examples/ so that the plot it writes lands in a temporary directory.
+// runExample runs an example script the way its header says, with .read,
+// from a directory that is not the repository (the script finds its data
+// next to itself), with the temporary directory, where the pictures go,
+// set to a test directory. It returns stdout and the pictures made.
+func runExample(t *testing.T, script string) (string, []string) {
+	t.Helper()
+	path, err := filepath.Abs(filepath.Join("../../examples", script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	out, errs, status := runShell(t, "", ":memory:", ".read "+path)
+	if status != 0 || errs != "" {
+		t.Fatalf("%s: exit status %d, stderr:\n%s", script, status, errs)
+	}
+	pics, _ := filepath.Glob(filepath.Join(tmp, "*.png"))
+	for _, p := range pics {
+		if !strings.Contains(out, p+"\n") {
+			t.Errorf("%s wrote %s without printing its path", script, p)
+		}
+	}
+	if left, _ := filepath.Glob("*"); len(left) > 0 {
+		t.Errorf("%s left files in the current directory: %v", script, left)
+	}
+	return out, pics
+}
+
+// TestQuickstart runs examples/quickstart.sql as the README says.
 func TestQuickstart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every query of the quickstart")
 	}
-	src, err := filepath.Abs("../../examples")
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := t.TempDir()
-	if err := os.CopyFS(filepath.Join(root, "examples"), os.DirFS(src)); err != nil {
-		t.Fatal(err)
-	}
-	script, err := os.ReadFile(filepath.Join(src, "quickstart.sql"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(root)
-	out, errs, status := runShell(t, string(script))
-	if status != 0 || errs != "" {
-		t.Fatalf("quickstart: exit status %d, stderr:\n%s", status, errs)
-	}
+	out, pics := runExample(t, "quickstart.sql")
 	// The leave-one-out counts are fixed by the data and the kernels; the
 	// crude texts are all classified right by normalize(ngram(n=3)).
 	for _, want := range []string{
+		"\n1. The news texts: how many of each label, and how long\n",
+		"\n6. Kernel PCA of the news texts: eigenvalues, a new text projected, and a picture\n",
+		"\n9. The kernel spec language, for your own queries\n",
 		"│ acq   │    20 │      172 │    3705 │",
 		"│ crude │    20 │      20 │",
-		"examples/reuters-kpca.png\n",
 		"│ 17 │ setosa  │ [5.1, 3.5, 1.4, 0.3] │",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the quickstart's output lacks %q", want)
 		}
 	}
-	if fi, err := os.Stat(filepath.Join(root, "examples", "reuters-kpca.png")); err != nil || fi.Size() == 0 {
-		t.Errorf("the quickstart did not write its plot: %v", err)
+	if len(pics) != 1 {
+		t.Errorf("the quickstart made pictures %v, want one", pics)
 	}
+}
+
+// TestDigitsExample runs examples/digits/digits.sql: kernel PCA of the
+// digits and a picture coloured by digit.
+func TestDigitsExample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits a kernel PCA of 1,797 images")
+	}
+	out, pics := runExample(t, "digits/digits.sql")
+	for _, want := range []string{
+		"\n1. The images: how many of each digit\n",
+		"│     0 │    178 │",
+		"│  0 │     0 │ [0, 0, 5, 13, 9, 1, …]  │",
+		"\n6. The picture: each image at its two components, coloured by its digit\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the digits example's output lacks %q", want)
+		}
+	}
+	if len(pics) != 1 {
+		t.Fatalf("the digits example made pictures %v, want one", pics)
+	}
+	checkColours(t, pics[0], decodePNG(t, pics[0]), groupPalette[:10])
 }

@@ -17,85 +17,140 @@ func f32blob(xs ...float32) []byte {
 	return b
 }
 
-func TestHumanValues(t *testing.T) {
+// sqlite3Reals are REALs as the sqlite3 shell 3.40.1 prints them in list
+// mode, from: sqlite3 :memory: "select 0.1+0.2, 1.0/3, 1e20, …" (the
+// expressions are the Go ones below).
+var sqlite3Reals = []struct {
+	x    float64
+	want string
+}{
+	{0.1 + 0.2, "0.3"}, {1.0 / 3, "0.333333333333333"}, {1e20, "1.0e+20"}, {2.0, "2.0"},
+	{1.5e-7, "1.5e-07"}, {100.0, "100.0"}, {1e15, "1.0e+15"}, {123456789012345.6, "123456789012346.0"},
+	{0.0001, "0.0001"}, {0.00001, "1.0e-05"}, {1e16, "1.0e+16"}, {4.9e-324, "4.94065645841247e-324"},
+	{1.7976931348623157e308, "1.79769313486232e+308"}, {1e100, "1.0e+100"}, {12.5e-5, "0.000125"},
+	{-2.5, "-2.5"}, {999999999999999.0, "999999999999999.0"}, {math.Inf(1), "Inf"}, {math.Inf(-1), "-Inf"},
+	{3.14159265358979, "3.14159265358979"}, {2.0 / 3, "0.666666666666667"}, {1e-5 * 3, "3.0e-05"},
+}
+
+func TestRealsAsSqlite3(t *testing.T) {
+	for _, tc := range sqlite3Reals {
+		if got := humanReal(tc.x); got != tc.want {
+			t.Errorf("humanReal(%v) = %q, sqlite3 prints %q", tc.x, got, tc.want)
+		}
+	}
+}
+
+func TestTextValues(t *testing.T) {
 	f := valueFormat{null: "NULL", vectors: vecAuto, vecWidth: 3}
+	vec := &column{vector: true}
 	tests := []struct {
 		name string
 		v    any
-		decl string
+		col  *column
 		want string
 		num  bool
 	}{
-		{"null", nil, "", "NULL", false},
-		{"int", int64(-42), "", "-42", true},
-		{"real keeps point", 2.0, "", "2.0", true},
-		{"real 15 digits", 0.30000000000000004, "", "0.3", true},
-		{"third", 1.0 / 3, "", "0.333333333333333", true},
-		{"big", 1e20, "", "1e+20", true},
-		{"small", 1.5e-7, "", "1.5e-07", true},
-		{"inf", math.Inf(1), "", "Inf", true},
-		{"text", "совсем новый", "", "совсем новый", false},
-		{"vector", f32blob(0.12, -0.5), "", "[0.12, -0.5]", false},
-		{"vector cut", f32blob(1, 2, 3, 4, 5), "", "[1, 2, 3, …]", false},
-		{"vector digits", f32blob(1.0/3, 12345.678), "", "[0.3333, 1.235e+04]", false},
-		{"odd blob", []byte{1, 2, 3}, "", "X'010203'", false},
-		{"NaN bits", []byte{0, 0, 0xC0, 0x7F}, "", "X'0000C07F'", false},
-		{"tiny floats are not data", []byte{1, 0, 0, 0}, "", "X'01000000'", false},
-		{"declared vector", []byte{1, 0, 0, 0}, "float[1]", "[1.401e-45]", false},
-		{"time", time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), "DATE", "2024-03-01", false},
+		{"null", nil, &column{}, "NULL", false},
+		{"int", int64(-42), &column{}, "-42", true},
+		{"real", 2.5, &column{}, "2.5", true},
+		{"text", "совсем новый", &column{}, "совсем новый", false},
+		{"vector", f32blob(0.12, -0.5), vec, "[0.12, -0.5]", false},
+		{"vector cut", f32blob(1, 2, 3, 4, 5), vec, "[1, 2, 3, …]", false},
+		{"vector digits", f32blob(1.0/3, 12345.678), vec, "[0.3333, 1.235e+04]", false},
+		{"blob not in a vector column", []byte("abcd"), &column{}, "abcd", false},
+		{"odd blob in a vector column", []byte{1, 2, 3}, vec, "\x01\x02\x03", false},
+		{"time", time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), &column{}, "2024-03-01", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, num := f.human(tc.v, tc.decl)
+			got, num := f.text(tc.v, tc.col)
 			if got != tc.want || num != tc.num {
-				t.Errorf("human(%v) = %q, %v; want %q, %v", tc.v, got, num, tc.want, tc.num)
+				t.Errorf("text(%v) = %q, %v; want %q, %v", tc.v, got, num, tc.want, tc.num)
 			}
 		})
 	}
 }
 
 func TestVectorModes(t *testing.T) {
-	blob := []byte{1, 0, 0, 0, 2, 0, 0, 0} // tiny subnormals: binary, not data
+	blob := f32blob(1, 2)
 	for _, tc := range []struct {
-		mode, want string
+		mode   string
+		vector bool
+		want   string
 	}{
-		{vecAuto, "X'0100000002000000'"},
-		{vecOn, "[1.401e-45, 2.803e-45]"},
-		{vecOff, "X'0100000002000000'"},
+		{vecAuto, false, string(blob)},
+		{vecAuto, true, "[1, 2]"},
+		{vecOn, false, "[1, 2]"},
+		{vecOff, true, string(blob)},
 	} {
 		f := valueFormat{vectors: tc.mode, vecWidth: 8}
-		if got, _ := f.human(blob, ""); got != tc.want {
-			t.Errorf(".vectors %s: got %q, want %q", tc.mode, got, tc.want)
+		if got, _ := f.text(blob, &column{vector: tc.vector}); got != tc.want {
+			t.Errorf(".vectors %s, vector column %v: got %q, want %q", tc.mode, tc.vector, got, tc.want)
 		}
-	}
-	f := valueFormat{vectors: vecOff}
-	if got, _ := f.human(f32blob(1, 2), "float[2]"); got != "X'0000803F00000040'" {
-		t.Errorf(".vectors off must print even declared vectors as hex, got %q", got)
 	}
 }
 
-func TestMachineValues(t *testing.T) {
-	f := valueFormat{vectors: vecAuto, vecWidth: 2}
+func TestVectorDecl(t *testing.T) {
+	for decl, want := range map[string]bool{
+		"float[4]": true, "FLOAT[128]": true, "f32_blob(4)": true, "vector": true, "VECTOR(3)": true,
+		"float32 blob": true, "BLOB": false, "": false, "FLOAT": false, "vectors": false,
+	} {
+		if got := vectorDecl(decl); got != want {
+			t.Errorf("vectorDecl(%q) = %v, want %v", decl, got, want)
+		}
+	}
+}
+
+// TestSQLValues checks quote and insert modes: literals that SQLite reads
+// back as the same value (the REALs checked by parsing them again).
+func TestSQLValues(t *testing.T) {
 	a, b := 0.1, 0.2 // variables, so that the sum is rounded as at run time
 	tests := []struct {
-		v          any
-		csv, json_ string
+		v      any
+		insert bool
+		want   string
 	}{
-		{nil, "", "null"},
-		{a + b, "0.30000000000000004", "0.30000000000000004"},
-		{3.0, "3.0", "3.0"},
-		{math.Inf(-1), "-Inf", "-9.0e+999"},
-		{"a\"b\n\x01", "a\"b\n\x01", `"a\"b\n\u0001"`},
-		{f32blob(0.1, 2, 3), "[0.1, 2, 3]", "[0.1,2,3]"},
-		{[]byte{0xff}, "X'FF'", `"X'FF'"`},
-		{int64(7), "7", "7"},
+		{nil, false, "NULL"},
+		{a + b, false, "0.30000000000000004"},
+		{3.0, false, "3.0"},
+		{1e20, false, "1.0e+20"},
+		{math.Inf(-1), false, "-1e999"},
+		{"it's", false, "'it''s'"},
+		{"a\nb", false, "'a\nb'"},
+		{"a\nb", true, "replace('a\\nb','\\n',char(10))"},
+		{`x\ny` + "\nz", true, `replace('x\ny\012z','\012',char(10))`},
+		{"cr\rx", true, `replace('cr\rx','\r',char(13))`},
+		{"both\r\n", true, `replace(replace('both\r\n','\r',char(13)),'\n',char(10))`},
+		{[]byte{0xab, 0xcd}, false, "X'abcd'"},
+		{int64(7), false, "7"},
 	}
 	for _, tc := range tests {
-		if got := string(f.appendExact(nil, tc.v, "")); got != tc.csv {
-			t.Errorf("exact(%v) = %q, want %q", tc.v, got, tc.csv)
+		if got := string(appendSQL(nil, tc.v, tc.insert)); got != tc.want {
+			t.Errorf("appendSQL(%q, %v) = %q, want %q", tc.v, tc.insert, got, tc.want)
 		}
-		if got := string(f.appendJSON(nil, tc.v, "")); got != tc.json_ {
-			t.Errorf("jsonValue(%v) = %q, want %q", tc.v, got, tc.json_)
+	}
+}
+
+func TestJSONValues(t *testing.T) {
+	f := valueFormat{vectors: vecAuto}
+	a, b := 0.1, 0.2
+	tests := []struct {
+		v    any
+		col  *column
+		want string
+	}{
+		{nil, &column{}, "null"},
+		{a + b, &column{}, "0.30000000000000004"},
+		{1e20, &column{}, "1.0e+20"},
+		{math.Inf(1), &column{}, "1e999"},
+		{"a\"b\n\x01é", &column{}, `"a\"b\n\u0001é"`},
+		{f32blob(0.1, 2, 3), &column{vector: true}, "[0.1,2,3]"},
+		{[]byte("abc"), &column{}, `"abc"`},
+		{int64(7), &column{}, "7"},
+	}
+	for _, tc := range tests {
+		if got := string(f.appendJSON(nil, tc.v, tc.col)); got != tc.want {
+			t.Errorf("appendJSON(%v) = %q, want %q", tc.v, got, tc.want)
 		}
 	}
 }
@@ -133,7 +188,7 @@ func TestGridFit(t *testing.T) {
 	for _, tc := range tests {
 		p := &gridPrinter{o: &outputOptions{maxWidth: tc.max}}
 		buf := []byte("prefix" + tc.in)
-		got, w := p.fit(buf, len("prefix"))
+		got, w := p.fit(buf, len("prefix"), tc.max)
 		if string(got) != "prefix"+tc.want || w != tc.width {
 			t.Errorf("fit(%q, max %d) = %q, width %d; want %q, width %d", tc.in, tc.max, got[6:], w, tc.want, tc.width)
 		}

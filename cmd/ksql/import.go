@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -23,13 +24,29 @@ const maxImportFile = 256 << 20
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
-func cmdImport(s *Shell, _ *source, args []string, _ string) error {
-	// sqlite3 takes --csv; CSV is the only format for files, so accept it.
-	args = deleteArg(args, "--csv")
-	if err := wantArgs(args, 2, 2); err != nil {
-		return err
+// importOptions are .import's options, as sqlite3's.
+type importOptions struct {
+	comma   rune   // field separator
+	ascii   bool   // ASCII unit/record separators, no quoting
+	rowSep  string // record separator in ascii mode
+	skip    int    // input rows to skip first
+	schema  string // where a new table goes ("" main)
+	verbose bool
+}
+
+func cmdImport(s *Shell, src *source, args []string, _ string) error {
+	o, rest, err := s.importOptions(args[1:])
+	if err != nil {
+		return fmt.Errorf(".import: %v; usage: %s", err, dotCommands["import"].usage)
 	}
-	path, table := args[1], args[2]
+	if len(rest) != 2 {
+		return fmt.Errorf(".import takes a FILE or DIR and a TABLE; usage: %s", dotCommands["import"].usage)
+	}
+	path, table := src.resolve(rest[0]), rest[1]
+	if s.opts.mode == "csv" && s.opts.rowSep == "\r\n" {
+		// sqlite3 does this: after an import in csv mode, rows end in \n.
+		s.opts.rowSep = "\n"
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return fmt.Errorf(".import: cannot read %q: %v", path, unwrapPath(err))
@@ -39,14 +56,91 @@ func cmdImport(s *Shell, _ *source, args []string, _ string) error {
 	spin := s.startSpinner()
 	defer spin.stop()
 	if fi.IsDir() {
-		err = s.withSavepoint(ctx, func() error { return s.importDir(ctx, path, table) })
+		err = s.withSavepoint(ctx, func() error { return s.importDir(ctx, path, o.schema, table) })
 	} else {
-		err = s.importCSV(ctx, path, table)
+		err = s.importFile(ctx, path, table, o)
 	}
 	if err != nil {
 		return fmt.Errorf(".import: %s; nothing was imported", cleanError(err))
 	}
 	return nil
+}
+
+// importSeparator is the separator the mode gives .import (see
+// importOptions).
+func (s *Shell) importSeparator() (*importOptions, error) {
+	o := &importOptions{comma: ','}
+	sep := s.opts.colSep
+	switch {
+	case s.opts.mode == "ascii":
+		o.ascii, o.rowSep = true, s.opts.rowSep
+	case s.opts.mode == "csv" || s.opts.mode == "list" && sep != "|":
+		if utf8.RuneCountInString(sep) != 1 {
+			return nil, fmt.Errorf("the separator %q is not one character; give --csv, or set one with .separator", sep)
+		}
+		o.comma, _ = utf8.DecodeRuneInString(sep)
+	}
+	return o, nil
+}
+
+// importOptions reads the options before FILE and TABLE. The separator is
+// sqlite3's: --csv a comma, --ascii the ASCII unit and record separators,
+// else the one of csv, ascii and list mode (.mode tabs, .separator ;). But
+// where sqlite3 would split at |, the default separator of list mode that
+// no CSV file uses, and in the other modes, ksql splits at commas.
+func (s *Shell) importOptions(args []string) (*importOptions, []string, error) {
+	o, err := s.importSeparator()
+	if err != nil {
+		return nil, nil, err
+	}
+	var rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") || len(rest) > 0 {
+			rest = append(rest, a)
+			continue
+		}
+		value := func() (string, error) {
+			if i+1 >= len(args) {
+				return "", fmt.Errorf("%s needs a value", a)
+			}
+			i++
+			return args[i], nil
+		}
+		switch strings.TrimLeft(a, "-") {
+		case "csv":
+			o.comma, o.ascii = ',', false
+		case "ascii":
+			o.ascii, o.rowSep = true, "\x1E"
+		case "skip":
+			var v string
+			if v, err = value(); err == nil {
+				o.skip, err = strconv.Atoi(v)
+				if err != nil || o.skip < 0 {
+					err = fmt.Errorf("--skip needs a whole number ≥ 0, got %q", v)
+				}
+			}
+		case "schema":
+			o.schema, err = value()
+		case "v":
+			o.verbose = true
+		default:
+			err = fmt.Errorf("unknown option %q (options: --csv, --ascii, --skip N, --schema S, -v)", a)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	if o.ascii && utf8.RuneCountInString(s.opts.colSep) != 1 && s.opts.mode == "ascii" {
+		return nil, nil, fmt.Errorf("the separator %q is not one character", s.opts.colSep)
+	}
+	if o.ascii {
+		o.comma = '\x1F'
+		if s.opts.mode == "ascii" {
+			o.comma, _ = utf8.DecodeRuneInString(s.opts.colSep)
+		}
+	}
+	return o, rest, nil
 }
 
 func deleteArg(args []string, flag string) []string {
@@ -87,79 +181,228 @@ const (
 
 var kindSQL = [...]string{"INTEGER", "REAL", "TEXT"}
 
-// readCSV reads and checks the whole file before anything touches the
-// database, so that a bad row leaves the database as it was.
-func readCSV(path string) (header []string, recs [][]string, lines []int, err error) {
+// recordReader reads the records of a CSV (or ASCII-separated) file with
+// their line numbers; read returns io.EOF at the end.
+type recordReader struct {
+	path  string
+	f     *os.File
+	csv   *csv.Reader
+	ascii *bufio.Scanner
+	comma string
+	n     int // records read
+}
+
+func openRecords(path string, o *importOptions) (*recordReader, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("cannot read %q: %v", path, unwrapPath(err))
+		return nil, fmt.Errorf("cannot read %q: %v", path, unwrapPath(err))
 	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 64*1024)
+	br := bufio.NewReaderSize(f, 256*1024)
 	if b, _ := br.Peek(3); bytes.Equal(b, utf8BOM) {
 		br.Discard(3)
 	}
-	r := csv.NewReader(br)
-	r.FieldsPerRecord = -1
-	for {
-		rec, err := r.Read()
+	r := &recordReader{path: path, f: f}
+	if o.ascii {
+		r.ascii = bufio.NewScanner(br)
+		r.ascii.Buffer(make([]byte, 64*1024), maxImportFile)
+		sep := o.rowSep
+		r.ascii.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+			if i := bytes.Index(data, []byte(sep)); i >= 0 {
+				return i + len(sep), data[:i], nil
+			}
+			if atEOF && len(data) > 0 {
+				return len(data), bytes.TrimRight(data, "\n"), nil
+			}
+			return 0, nil, nil
+		})
+		r.comma = string(o.comma)
+		return r, nil
+	}
+	r.csv = csv.NewReader(br)
+	r.csv.Comma = o.comma
+	r.csv.FieldsPerRecord = -1
+	r.csv.ReuseRecord = true
+	return r, nil
+}
+
+func (r *recordReader) close() { r.f.Close() }
+
+// read returns the next record and the line it starts on; its fields are
+// checked to be UTF-8.
+func (r *recordReader) read() ([]string, int, error) {
+	var rec []string
+	line := 0
+	if r.ascii != nil {
+		if !r.ascii.Scan() {
+			if err := r.ascii.Err(); err != nil {
+				return nil, 0, fmt.Errorf("reading %s: %v", r.path, err)
+			}
+			return nil, 0, io.EOF
+		}
+		r.n++
+		rec, line = strings.Split(r.ascii.Text(), r.comma), r.n
+	} else {
+		var err error
+		rec, err = r.csv.Read()
 		if err == io.EOF {
-			break
+			return nil, 0, io.EOF
 		}
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
-			return nil, nil, nil, fmt.Errorf("%s:%d: malformed CSV: %v", path, pe.Line, pe.Err)
+			return nil, 0, fmt.Errorf("%s:%d: malformed CSV: %v (quote a field that holds a quote, and double the quotes inside)", r.path, pe.Line, pe.Err)
 		}
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("reading %s: %v", path, err)
+			return nil, 0, fmt.Errorf("reading %s: %v", r.path, err)
 		}
-		line, _ := r.FieldPos(0)
-		for i, v := range rec {
-			if !utf8.ValidString(v) {
-				l, _ := r.FieldPos(i)
-				return nil, nil, nil, fmt.Errorf("%s:%d: field %d is not valid UTF-8 text; convert the file to UTF-8 (e.g. with iconv)", path, l, i+1)
-			}
-		}
-		if header == nil {
-			header = rec
-			continue
-		}
-		if len(rec) != len(header) {
-			return nil, nil, nil, fmt.Errorf("%s:%d: %d fields, but the header has %d", path, line, len(rec), len(header))
-		}
-		recs = append(recs, rec)
-		lines = append(lines, line)
+		r.n++
+		line, _ = r.csv.FieldPos(0)
 	}
-	if header == nil {
-		return nil, nil, nil, fmt.Errorf("%s is empty; a CSV file needs a header line", path)
+	for i, v := range rec {
+		if !utf8.ValidString(v) {
+			return nil, 0, fmt.Errorf("%s:%d: field %d is not valid UTF-8 text; convert the file to UTF-8 (e.g. with iconv)", r.path, line, i+1)
+		}
 	}
-	return header, recs, lines, nil
+	return rec, line, nil
 }
 
-func (s *Shell) importCSV(ctx context.Context, path, table string) error {
-	header, recs, lines, err := readCSV(path)
+// importFile loads a CSV file into table in two passes over the file, so
+// that memory stays small whatever its size: the first checks every
+// record (and types the columns of a new table) before anything touches
+// the database, the second inserts, all in one savepoint.
+func (s *Shell) importFile(ctx context.Context, path, table string, o *importOptions) error {
+	existing, err := s.tableColumns(ctx, o.schema, table)
 	if err != nil {
 		return err
 	}
-	names, err := headerNames(header)
+	scan, err := s.scanRecords(ctx, path, o, len(existing))
 	if err != nil {
-		return fmt.Errorf("%s:1: %v", path, err)
+		return err
 	}
-	kinds := inferKinds(recs, len(names))
 	return s.withSavepoint(ctx, func() error {
-		existing, err := s.tableColumns(ctx, table)
-		if err != nil {
-			return err
-		}
+		names := existing
+		var kinds []colKind
 		if len(existing) == 0 {
-			if err := s.createTable(ctx, table, names, kinds); err != nil {
+			if names, err = headerNames(scan.header); err != nil {
+				return fmt.Errorf("%s:%d: %v", path, scan.headerLine, err)
+			}
+			kinds = scan.kinds
+			if err := s.createTable(ctx, o.schema, table, names, kinds); err != nil {
 				return err
 			}
-		} else if err := matchHeader(names, existing, table, path); err != nil {
-			return err
 		}
-		return s.insertRows(ctx, table, names, kinds, recs, lines, path)
+		return s.insertRecords(ctx, path, o, table, names, kinds, scan)
 	})
+}
+
+// recordScan is what the first pass learns.
+type recordScan struct {
+	header     []string // the first record, for a new table
+	headerLine int
+	kinds      []colKind
+	rows       int
+	warnings   []string
+}
+
+// scanRecords is the first pass: ncols is the column count of an existing
+// table, 0 when the first record names the columns of a new one.
+func (s *Shell) scanRecords(ctx context.Context, path string, o *importOptions, ncols int) (*recordScan, error) {
+	r, err := openRecords(path, o)
+	if err != nil {
+		return nil, err
+	}
+	defer r.close()
+	sc := &recordScan{}
+	var kinds kindInference
+	for skipped := 0; ; {
+		rec, line, err := r.read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if skipped < o.skip {
+			skipped++
+			continue
+		}
+		if ncols == 0 {
+			sc.header, sc.headerLine, ncols = slices.Clone(rec), line, len(rec)
+			kinds = make(kindInference, ncols)
+			continue
+		}
+		sc.rows++
+		if w := raggedWarning(path, line, ncols, len(rec)); w != "" {
+			sc.warnings = append(sc.warnings, w)
+		}
+		if sc.header != nil {
+			kinds.add(rec)
+		}
+	}
+	if ncols == 0 {
+		return nil, fmt.Errorf("%s has no records; a CSV file for a new table needs a header line", path)
+	}
+	if sc.header != nil {
+		sc.kinds = kinds.kinds()
+	}
+	return sc, nil
+}
+
+// raggedWarning is sqlite3's word for a record of the wrong length, which
+// it imports anyway: missing fields are NULL, extra ones are dropped.
+func raggedWarning(path string, line, want, got int) string {
+	switch {
+	case got < want:
+		return fmt.Sprintf("%s:%d: expected %d columns but found %d - filling the rest with NULL", path, line, want, got)
+	case got > want:
+		return fmt.Sprintf("%s:%d: expected %d columns but found %d - extras ignored", path, line, want, got)
+	}
+	return ""
+}
+
+// kindInference types each column of a new table by its non-empty values.
+type kindInference []struct {
+	kind colKind
+	seen bool
+}
+
+func (k kindInference) add(rec []string) {
+	for j := range k {
+		if j >= len(rec) || rec[j] == "" || k[j].kind == kindText {
+			continue
+		}
+		v := rec[j]
+		k[j].seen = true
+		switch {
+		case k[j].kind == kindInt && looksInt(v):
+		case looksReal(v):
+			k[j].kind = kindReal
+		default:
+			k[j].kind = kindText
+		}
+	}
+}
+
+func (k kindInference) kinds() []colKind {
+	out := make([]colKind, len(k))
+	for j, c := range k {
+		out[j] = c.kind
+		if !c.seen {
+			out[j] = kindText
+		}
+	}
+	return out
+}
+
+// inferKinds types the columns of records (the test's entry point).
+func inferKinds(recs [][]string, n int) []colKind {
+	k := make(kindInference, n)
+	for _, r := range recs {
+		k.add(r)
+	}
+	return k.kinds()
 }
 
 // headerNames checks the header: empty names become c1, c2, …; a name used
@@ -179,49 +422,6 @@ func headerNames(header []string) ([]string, error) {
 		names[i] = h
 	}
 	return names, nil
-}
-
-func matchHeader(names, existing []string, table, path string) error {
-	have := map[string]bool{}
-	for _, c := range existing {
-		have[strings.ToLower(c)] = true
-	}
-	for _, n := range names {
-		if !have[strings.ToLower(n)] {
-			return fmt.Errorf("%s:1: the header names column %q, which table %s does not have (its columns: %s)",
-				path, n, table, strings.Join(existing, ", "))
-		}
-	}
-	return nil
-}
-
-// inferKinds types each column by its non-empty values.
-func inferKinds(recs [][]string, n int) []colKind {
-	kinds := make([]colKind, n)
-	for j := range kinds {
-		seen := false
-		for _, r := range recs {
-			v := r[j]
-			if v == "" {
-				continue
-			}
-			seen = true
-			switch {
-			case kinds[j] == kindInt && looksInt(v):
-			case kinds[j] <= kindReal && looksReal(v):
-				kinds[j] = kindReal
-			default:
-				kinds[j] = kindText
-			}
-			if kinds[j] == kindText {
-				break
-			}
-		}
-		if !seen {
-			kinds[j] = kindText
-		}
-	}
-	return kinds
 }
 
 // looksInt accepts what SQLite would store as an INTEGER without changing
@@ -252,39 +452,174 @@ func looksReal(v string) bool {
 	return err == nil
 }
 
-func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+// qualified is [schema.]table, quoted.
+func qualified(schema, table string) string {
+	if schema == "" {
+		return quoteIdent(table)
+	}
+	return quoteIdent(schema) + "." + quoteIdent(table)
+}
 
-func (s *Shell) createTable(ctx context.Context, table string, names []string, kinds []colKind) error {
+func (s *Shell) createTable(ctx context.Context, schema, table string, names []string, kinds []colKind) error {
 	defs := make([]string, len(names))
 	for i, n := range names {
 		defs[i] = quoteIdent(n) + " " + kindSQL[kinds[i]]
 	}
-	_, err := s.conn.ExecContext(ctx, fmt.Sprintf("CREATE TABLE %s(%s)", quoteIdent(table), strings.Join(defs, ", ")))
+	_, err := s.conn.ExecContext(ctx, fmt.Sprintf("CREATE TABLE %s(%s)", qualified(schema, table), strings.Join(defs, ", ")))
 	return err
 }
 
-func (s *Shell) insertRows(ctx context.Context, table string, names []string, kinds []colKind, recs [][]string, lines []int, path string) error {
+// insertRecords is the second pass. Into a new table values go typed (an
+// empty field of a numeric column is NULL); into an existing one as text,
+// for the column's affinity to convert, as sqlite3 does. Rows go in
+// batches, one INSERT of many rows per call: a call through database/sql
+// costs more than SQLite's work for a row.
+func (s *Shell) insertRecords(ctx context.Context, path string, o *importOptions, table string, names []string, kinds []colKind, sc *recordScan) error {
+	batch := max(1, min(256, 30000/len(names)))
+	ins, err := s.newBatchInsert(ctx, qualified(o.schema, table), names, batch)
+	if err != nil {
+		return err
+	}
+	defer ins.close()
+	r, err := openRecords(path, o)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	skip := o.skip
+	if sc.header != nil {
+		skip++
+	}
+	for n := 0; ; n++ {
+		rec, line, err := r.read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if n < skip {
+			continue
+		}
+		vals := ins.next(line)
+		for j := range vals {
+			switch {
+			case j >= len(rec):
+				vals[j] = nil
+			case kinds == nil:
+				vals[j] = strings.Clone(rec[j]) // the reader reuses its record
+			default:
+				vals[j] = fieldValue(rec[j], kinds[j])
+			}
+		}
+		if err := ins.flushIfFull(ctx, path); err != nil {
+			return err
+		}
+	}
+	if err := ins.flush(ctx, path); err != nil {
+		return err
+	}
+	s.importWarnings(sc.warnings)
+	if o.verbose {
+		fmt.Fprintf(s.out, "Added %d rows with 0 errors using %d lines of input\n", sc.rows, r.n)
+	}
+	return nil
+}
+
+// batchInsert inserts rows into a table many at a time.
+type batchInsert struct {
+	s     *Shell
+	table string
+	cols  string
+	ncol  int
+	full  *sql.Stmt
+	vals  []any
+	lines []int // input line of each pending row
+	rows  int
+}
+
+func (s *Shell) newBatchInsert(ctx context.Context, table string, names []string, batch int) (*batchInsert, error) {
 	quoted := make([]string, len(names))
 	for i, n := range names {
 		quoted[i] = quoteIdent(n)
 	}
-	q := fmt.Sprintf("INSERT INTO %s(%s) VALUES (%s)", quoteIdent(table), strings.Join(quoted, ", "),
-		strings.TrimSuffix(strings.Repeat("?, ", len(names)), ", "))
-	stmt, err := s.conn.PrepareContext(ctx, q)
+	b := &batchInsert{s: s, table: table, cols: strings.Join(quoted, ", "), ncol: len(names),
+		vals: make([]any, 0, batch*len(names)), lines: make([]int, 0, batch)}
+	var err error
+	b.full, err = s.conn.PrepareContext(ctx, b.sql(batch))
+	return b, err
+}
+
+func (b *batchInsert) sql(rows int) string {
+	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", b.ncol), ", ") + ")"
+	return fmt.Sprintf("INSERT INTO %s(%s) VALUES %s", b.table, b.cols, strings.TrimSuffix(strings.Repeat(one+", ", rows), ", "))
+}
+
+// next returns the values of a new pending row, to be filled in.
+func (b *batchInsert) next(line int) []any {
+	n := len(b.vals)
+	b.vals = b.vals[:n+b.ncol]
+	b.lines = append(b.lines, line)
+	return b.vals[n:]
+}
+
+func (b *batchInsert) flushIfFull(ctx context.Context, path string) error {
+	if len(b.vals) < cap(b.vals) {
+		return nil
+	}
+	return b.exec(ctx, path, b.full)
+}
+
+// flush inserts what is pending, with a statement of the right size.
+func (b *batchInsert) flush(ctx context.Context, path string) error {
+	if len(b.lines) == 0 {
+		return nil
+	}
+	stmt, err := b.s.conn.PrepareContext(ctx, b.sql(len(b.lines)))
 	if err != nil {
 		return err
 	}
 	defer stmt.Close()
-	vals := make([]any, len(names))
-	for i, r := range recs {
-		for j, v := range r {
-			vals[j] = fieldValue(v, kinds[j])
-		}
-		if _, err := stmt.ExecContext(ctx, vals...); err != nil {
-			return fmt.Errorf("%s:%d: %s", path, lines[i], cleanError(err))
+	return b.exec(ctx, path, stmt)
+}
+
+// exec runs one batch. When it fails, the rows go again one at a time, so
+// that the error names the line of the row SQLite refused (the savepoint
+// around the import undoes the rows that went in).
+func (b *batchInsert) exec(ctx context.Context, path string, stmt *sql.Stmt) error {
+	defer func() { b.vals, b.lines = b.vals[:0], b.lines[:0] }()
+	if _, err := stmt.ExecContext(ctx, b.vals...); err == nil || ctx.Err() != nil {
+		return err
+	}
+	one, err := b.s.conn.PrepareContext(ctx, b.sql(1))
+	if err != nil {
+		return err
+	}
+	defer one.Close()
+	for i, line := range b.lines {
+		if _, err := one.ExecContext(ctx, b.vals[i*b.ncol:(i+1)*b.ncol]...); err != nil {
+			return fmt.Errorf("%s:%d: %s", path, line, cleanError(err))
 		}
 	}
 	return nil
+}
+
+func (b *batchInsert) close() { b.full.Close() }
+
+// importWarnings reports ragged records, at most 10 of them.
+func (s *Shell) importWarnings(ws []string) {
+	for i, w := range ws {
+		if i == 10 {
+			s.warnRaw(fmt.Sprintf("%s: %d more records of the wrong length", filepathBase(w), len(ws)-10))
+			break
+		}
+		s.warnRaw(w)
+	}
+}
+
+func filepathBase(w string) string {
+	p, _, _ := strings.Cut(w, ":")
+	return p
 }
 
 func fieldValue(v string, k colKind) any {
@@ -303,19 +638,19 @@ func fieldValue(v string, k colKind) any {
 }
 
 // importDir loads every text file under dir as a row (name, body).
-func (s *Shell) importDir(ctx context.Context, dir, table string) error {
-	cols, err := s.tableColumns(ctx, table)
+func (s *Shell) importDir(ctx context.Context, dir, schema, table string) error {
+	cols, err := s.tableColumns(ctx, schema, table)
 	if err != nil {
 		return err
 	}
 	if len(cols) == 0 {
 		_, err := s.conn.ExecContext(ctx, fmt.Sprintf(
-			"CREATE TABLE %s(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, body TEXT NOT NULL)", quoteIdent(table)))
+			"CREATE TABLE %s(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, body TEXT NOT NULL)", qualified(schema, table)))
 		if err != nil {
 			return err
 		}
 	}
-	stmt, err := s.conn.PrepareContext(ctx, fmt.Sprintf("INSERT INTO %s(name, body) VALUES (?, ?)", quoteIdent(table)))
+	stmt, err := s.conn.PrepareContext(ctx, fmt.Sprintf("INSERT INTO %s(name, body) VALUES (?, ?)", qualified(schema, table)))
 	if err != nil {
 		return err
 	}
@@ -340,12 +675,13 @@ func (s *Shell) importDir(ctx context.Context, dir, table string) error {
 		if d.IsDir() {
 			return nil
 		}
-		return s.importFile(ctx, stmt, dir, p)
+		return s.importTextFile(ctx, stmt, dir, p)
 	})
 }
 
-// importFile inserts one file, or warns and skips it when it is not text.
-func (s *Shell) importFile(ctx context.Context, stmt *sql.Stmt, dir, p string) error {
+// importTextFile inserts one file, or warns and skips it when it is not
+// text or its name is not UTF-8.
+func (s *Shell) importTextFile(ctx context.Context, stmt *sql.Stmt, dir, p string) error {
 	fi, err := os.Stat(p) // follows symlinks to files
 	switch {
 	case err != nil:
@@ -372,17 +708,32 @@ func (s *Shell) importFile(ctx context.Context, stmt *sql.Stmt, dir, p string) e
 	if err != nil {
 		rel = p
 	}
+	if !utf8.ValidString(rel) {
+		s.warn("skipped %s: the file name is not UTF-8 text; rename the file", p)
+		return nil
+	}
 	if _, err := stmt.ExecContext(ctx, filepath.ToSlash(rel), string(data)); err != nil {
 		return fmt.Errorf("%s: %s", p, cleanError(err))
 	}
 	return nil
 }
 
-// warn reports a problem that does not stop the command.
+// warn reports a problem that does not stop the command. Paths that are
+// not UTF-8 show their bytes escaped.
 func (s *Shell) warn(format string, args ...any) {
-	s.out.Flush()
-	if s.progress {
-		fmt.Fprint(s.stderr, "\r\x1b[K") // over a spinner that may be showing
+	for i, a := range args {
+		if str, ok := a.(string); ok && !utf8.ValidString(str) {
+			args[i] = strings.Trim(strconv.Quote(str), `"`)
+		}
 	}
-	fmt.Fprintf(s.stderr, "warning: .import: "+format+"\n", args...)
+	s.warnRaw("warning: .import: " + fmt.Sprintf(format, args...))
+}
+
+// warnRaw writes one line to stderr, over a spinner that may be showing.
+func (s *Shell) warnRaw(line string) {
+	s.flush()
+	if s.progress {
+		fmt.Fprint(s.stderr, "\r\x1b[K")
+	}
+	fmt.Fprintln(s.stderr, line)
 }

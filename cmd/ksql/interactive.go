@@ -54,7 +54,7 @@ func (s *Shell) repl(o *options, sio stdio) int {
 	if name == "" {
 		name = "a transient in-memory database"
 	}
-	fmt.Fprintf(s.stdout, "%s\nEnter \".help\" for usage hints, \".kernels\" for the kernel specs.\nConnected to %s.\n",
+	fmt.Fprintf(s.con, "%s\nEnter \".help\" for usage hints, \".kernels\" for the kernel specs.\nConnected to %s.\n",
 		s.versionText(), name)
 	ln := liner.NewLiner()
 	defer ln.Close()
@@ -65,20 +65,25 @@ func (s *Shell) repl(o *options, sio stdio) int {
 	hist := historyPath(sio.getenv)
 	s.loadHistory(ln, hist)
 
-	b := &lineBuffer{src: &source{}}
+	b := &lineBuffer{src: &source{interactive: true}}
 	for {
-		p := prompt
+		p := s.prompts[0]
 		if b.pending() {
-			p = contPrompt
+			p = s.prompts[1]
 		}
 		s.resume()
+		s.flush()
 		line, err := ln.Prompt(p)
 		if errors.Is(err, liner.ErrPromptAborted) {
 			b.reset() // Ctrl-C at the prompt drops the pending statement
 			continue
 		}
 		if err == io.EOF {
-			fmt.Fprintln(s.stdout)
+			fmt.Fprintln(s.con)
+			s.flush()
+			if b.pending() {
+				fmt.Fprintf(s.stderr, "Ctrl-D: this unfinished statement was not run:\n%s\n", strings.TrimRight(b.text.String(), "\n"))
+			}
 			break
 		}
 		if err != nil {
@@ -94,7 +99,10 @@ func (s *Shell) repl(o *options, sio stdio) int {
 			break
 		}
 	}
-	s.out.Flush()
+	s.flush()
+	if s.quitCode {
+		return s.exitCode
+	}
 	return 0
 }
 
@@ -145,13 +153,9 @@ func (s *Shell) saveHistory(ln *liner.State, path string) {
 	}
 }
 
-var sqlKeywords = strings.Fields(`ABORT ALL ALTER AND AS ASC ATTACH BEGIN BETWEEN BLOB BY
-	CASE CAST COMMIT CREATE CROSS DEFAULT DELETE DESC DISTINCT DROP ELSE END ESCAPE
-	EXCEPT EXISTS EXPLAIN FROM GLOB GROUP HAVING IF IN INDEX INNER INSERT INTEGER
-	INTERSECT INTO IS JOIN KEY LEFT LIKE LIMIT MATERIALIZED NOT NULL OFFSET ON OR
-	ORDER OVER PARTITION PLAN PRAGMA PRIMARY QUERY REAL RECURSIVE REPLACE RETURNING
-	ROLLBACK SAVEPOINT SELECT SET TABLE TEMP TEXT THEN TRANSACTION TRIGGER UNION
-	UNIQUE UPDATE USING VACUUM VALUES VIEW VIRTUAL WHEN WHERE WINDOW WITH`)
+// sqlKeywords are offered by Tab completion: SQLite's keywords and the
+// type names.
+var sqlKeywords = append(strings.Fields("INTEGER REAL TEXT BLOB NUMERIC"), sqliteKeywords...)
 
 // specWords are the words of the kernel spec language and of the modules'
 // arguments, which appear inside string literals.
@@ -176,8 +180,13 @@ func (s *Shell) complete(line string, pos int) (string, []string, string) {
 		start -= n
 	}
 	word := head[start:]
-	if trimmed := strings.TrimLeft(head, " \t"); strings.HasPrefix(trimmed, ".") && !strings.ContainsAny(trimmed, " \t") {
+	trimmed := strings.TrimLeft(head, " \t")
+	if strings.HasPrefix(trimmed, ".") && !strings.ContainsAny(trimmed, " \t") {
 		return head[:len(head)-len(trimmed)], s.dotCandidates(trimmed), tail
+	}
+	if at, ok := pathArgument(trimmed); ok {
+		at += len(head) - len(trimmed)
+		return head[:at], pathCandidates(head[at:]), tail
 	}
 	if word == "" {
 		return head, nil, tail
@@ -187,10 +196,16 @@ func (s *Shell) complete(line string, pos int) (string, []string, string) {
 
 func (s *Shell) dotCandidates(prefix string) []string {
 	var out []string
-	for name := range dotCommands {
+	add := func(name string) {
 		if strings.HasPrefix("."+name, strings.ToLower(prefix)) {
 			out = append(out, "."+name)
 		}
+	}
+	for name := range dotCommands {
+		add(name)
+	}
+	for alias := range dotAliases {
+		add(alias)
 	}
 	slices.Sort(out)
 	return out
@@ -213,7 +228,7 @@ func (s *Shell) wordCandidates(word string) []string {
 		add(t)
 	}
 	for _, t := range tables {
-		cols, _ := s.tableColumns(ctx, t)
+		cols, _ := s.tableColumns(ctx, "", t)
 		for _, c := range cols {
 			add(c)
 		}
@@ -230,6 +245,69 @@ func (s *Shell) wordCandidates(word string) []string {
 		} else {
 			add(strings.ToLower(k))
 		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// pathCommands take a file name; their arguments complete as paths.
+var pathCommands = map[string]bool{".read": true, ".import": true, ".output": true, ".once": true,
+	".open": true, ".load": true, ".backup": true, ".save": true, ".restore": true, ".cd": true}
+
+// pathArgument reports whether the word being typed at the end of line is
+// a file name: any argument of the path commands, and the value of .plot's
+// --out. It returns where that word starts.
+func pathArgument(line string) (int, bool) {
+	cmd, _, found := strings.Cut(line, " ")
+	if !found {
+		return 0, false
+	}
+	at := strings.LastIndexAny(line, " \t") + 1
+	if pathCommands[strings.ToLower(cmd)] {
+		return at, !strings.HasPrefix(line[at:], "-")
+	}
+	if strings.EqualFold(cmd, ".plot") {
+		before := strings.Fields(line[:at])
+		if len(before) > 0 && (before[len(before)-1] == "--out" || before[len(before)-1] == "-o") {
+			return at, true
+		}
+	}
+	return 0, false
+}
+
+// pathCandidates lists the files and directories (with a trailing /) whose
+// path starts with prefix; hidden ones only when prefix names a dot.
+func pathCandidates(prefix string) []string {
+	dir, base := filepath.Split(prefix)
+	read := dir
+	if strings.HasPrefix(read, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			read = filepath.Join(home, read[2:])
+		}
+	}
+	if read == "" {
+		read = "."
+	}
+	entries, err := os.ReadDir(read)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, base) || strings.HasPrefix(name, ".") && !strings.HasPrefix(base, ".") {
+			continue
+		}
+		isDir := e.IsDir()
+		if e.Type()&os.ModeSymlink != 0 {
+			if fi, err := os.Stat(filepath.Join(read, name)); err == nil {
+				isDir = fi.IsDir()
+			}
+		}
+		if isDir {
+			name += "/"
+		}
+		out = append(out, dir+name)
 	}
 	slices.Sort(out)
 	return out

@@ -10,11 +10,12 @@ package main
 import (
 	"bufio"
 	"context"
-	"database/sql"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -31,6 +32,9 @@ type stdio struct {
 	// signals makes Ctrl-C (SIGINT) interrupt the running statement.
 	signals bool
 	getenv  func(string) string
+	// inDir is the directory of the file standard input comes from, if
+	// it is a file the OS can name (see stdinDir).
+	inDir string
 }
 
 func main() {
@@ -38,7 +42,7 @@ func main() {
 	os.Exit(run(os.Args[1:], stdio{
 		in: os.Stdin, out: os.Stdout, err: os.Stderr,
 		inTTY: tty(os.Stdin), outTTY: tty(os.Stdout), errTTY: tty(os.Stderr),
-		signals: true, getenv: os.Getenv,
+		signals: true, getenv: os.Getenv, inDir: stdinDir(),
 	}))
 }
 
@@ -46,46 +50,70 @@ func main() {
 type options struct {
 	file        string
 	sql         []string
-	mode        string
-	headers     *bool
+	opts        outputOptions
 	cmds        []string
+	init        string // -init FILE, instead of ~/.ksqlrc
 	bail        bool
+	echo        bool
+	readonly    bool
 	version     bool
 	help        bool
 	batch       bool
 	interactive bool
-	separator   string
-	nullValue   string
 }
 
 const usageText = `Usage: ksql [OPTIONS] [FILE [SQL...]]
 FILE is an SQLite database, created when missing; without it the database
 is in memory. SQL (statements or dot-commands) runs and ksql exits; without
 SQL, ksql reads standard input: interactively on a terminal, else as a script.
+Before that it runs ~/.ksqlrc, if there is one (-init FILE runs FILE instead).
 
 Options (one or two leading dashes):
-   -box               output in a box drawn with line characters
-   -csv               output as CSV
-   -json              output as a JSON array of objects
-   -line              one "name = value" line per column
-   -list              values separated by "|" (the default)
-   -table             output in an ASCII table
-   -header            show column names in list and csv modes
-   -noheader          do not
-   -separator SEP     column separator of list mode
-   -nullvalue TEXT    print NULL as TEXT
-   -cmd COMMAND       run COMMAND (SQL or a dot-command) before the rest
-   -bail              stop at the first error
-   -batch             read standard input as a script even on a terminal
-   -interactive       read standard input interactively
-   -version           print the version and exit
-   -help              print this text and exit
+   -ascii               output mode ascii (ASCII unit and record separators)
+   -box                 output mode box (a box drawn with line characters)
+   -column              output mode column (aligned columns)
+   -csv                 output mode csv
+   -html                output mode html (rows of an HTML table)
+   -json                output mode json (an array of objects)
+   -line                output mode line (one "name = value" line per column)
+   -list                output mode list (values separated by "|", the default)
+   -markdown            output mode markdown (a Markdown table)
+   -quote               output mode quote (SQL literals)
+   -table               output mode table (an ASCII table)
+   -tabs                output mode tabs (values separated by tabs)
+   -header              show column names in list and csv modes
+   -noheader            do not
+   -separator SEP       column separator of list and csv modes
+   -newline SEP         row separator of list mode (default: a newline)
+   -nullvalue TEXT      print NULL as TEXT
+   -cmd COMMAND         run COMMAND (SQL or a dot-command) before the rest
+   -init FILE           run FILE first, instead of ~/.ksqlrc
+   -bail                stop at the first error
+   -echo                print each command before running it
+   -readonly            open FILE read-only
+   -batch               read standard input as a script even on a terminal
+   -interactive         read standard input interactively
+   -version             print the version and exit
+   -help                print this text and exit
 `
+
+// modeOptions are the options that choose an output mode, with sqlite3's
+// separators: -csv keeps the newline row separator (.mode csv uses CRLF).
+var modeOptions = map[string]func(o *outputOptions){
+	"box": setMode("box"), "column": setMode("column"), "json": setMode("json"), "line": setMode("line"),
+	"list": setMode("list"), "table": setMode("table"), "markdown": setMode("markdown"), "html": setMode("html"),
+	"csv":   func(o *outputOptions) { o.mode, o.colSep = "csv", "," },
+	"quote": func(o *outputOptions) { o.mode, o.colSep, o.rowSep = "quote", ",", "\n" },
+	"tabs":  func(o *outputOptions) { o.mode, o.colSep = "list", "\t" },
+	"ascii": func(o *outputOptions) { o.mode, o.colSep, o.rowSep = "ascii", "\x1F", "\x1E" },
+}
+
+func setMode(m string) func(o *outputOptions) { return func(o *outputOptions) { o.mode = m } }
 
 // parseOptions reads the command line the way sqlite3 does: options may
 // come before or after FILE, and "--" ends them.
 func parseOptions(args []string) (*options, error) {
-	o := &options{mode: "list", separator: "|"}
+	o := &options{opts: defaultOptions()}
 	var pos []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -106,24 +134,35 @@ func parseOptions(args []string) (*options, error) {
 			return args[i], nil
 		}
 		var err error
+		if set, ok := modeOptions[name]; ok {
+			set(&o.opts)
+			continue
+		}
 		switch name {
-		case "box", "csv", "json", "line", "list", "table":
-			o.mode = name
 		case "header", "headers":
-			o.headers = ptr(true)
+			o.opts.headers, o.opts.headersSet = true, true
 		case "noheader", "noheaders":
-			o.headers = ptr(false)
+			o.opts.headers, o.opts.headersSet = false, true
 		case "cmd":
 			var c string
 			c, err = value()
 			o.cmds = append(o.cmds, c)
+		case "init":
+			o.init, err = value()
 		case "separator":
-			o.separator, err = value()
-			o.separator = unescape(o.separator)
+			o.opts.colSep, err = value()
+			o.opts.colSep = unescape(o.opts.colSep)
+		case "newline":
+			o.opts.rowSep, err = value()
+			o.opts.rowSep = unescape(o.opts.rowSep)
 		case "nullvalue":
-			o.nullValue, err = value()
+			o.opts.fmt.null, err = value()
 		case "bail":
 			o.bail = true
+		case "echo":
+			o.echo = true
+		case "readonly":
+			o.readonly = true
 		case "batch":
 			o.batch = true
 		case "interactive":
@@ -145,10 +184,8 @@ func parseOptions(args []string) (*options, error) {
 	return o, nil
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // run is the whole program; it returns the exit status: 0, 1 after any
-// error, 130 when Ctrl-C stopped a script.
+// error, 130 when Ctrl-C stopped a script, N after .exit N.
 func run(args []string, sio stdio) int {
 	o, err := parseOptions(args)
 	if err != nil {
@@ -161,7 +198,7 @@ func run(args []string, sio stdio) int {
 	}
 	s, err := openShell(o, sio)
 	if err != nil {
-		fmt.Fprintf(sio.err, "ksql: %v\n", err)
+		fmt.Fprintf(sio.err, "Error: %v\n", err)
 		return 1
 	}
 	defer s.close()
@@ -173,34 +210,77 @@ func run(args []string, sio stdio) int {
 		stop := s.handleSignals()
 		defer stop()
 	}
+	interactive := o.interactive || (!o.batch && len(o.sql) == 0 && sio.inTTY && sio.outTTY)
+	if err := s.runStartup(o, interactive); err != nil {
+		return s.status(err)
+	}
 	for _, c := range o.cmds {
-		if err := s.processText(c); err != nil {
+		if err := s.processText(c, false); err != nil {
 			return s.status(err)
 		}
 	}
 	if len(o.sql) > 0 {
 		for _, q := range o.sql {
-			if err := s.processText(q); err != nil {
+			if err := s.processText(q, true); err != nil {
 				return s.status(err)
 			}
 		}
 		return s.status(nil)
 	}
-	if o.interactive || (!o.batch && sio.inTTY && sio.outTTY) {
+	if interactive {
 		s.interactive = true
 		return s.repl(o, sio)
 	}
-	return s.status(s.processReader(sio.in, "stdin"))
+	return s.status(s.processReader(sio.in, &source{name: "stdin", dir: sio.inDir}))
+}
+
+// runStartup runs -init FILE, or else ~/.ksqlrc when it exists. sqlite3's
+// ~/.sqliterc is not read: it may hold what only sqlite3 understands.
+func (s *Shell) runStartup(o *options, interactive bool) error {
+	path := o.init
+	if path == "" {
+		home := s.getenv("HOME")
+		if home == "" {
+			return nil
+		}
+		path = filepath.Join(home, ".ksqlrc")
+		if _, err := os.Stat(path); err != nil {
+			return nil
+		}
+	}
+	if interactive {
+		fmt.Fprintf(s.stderr, "-- Loading resources from %s\n", path)
+	}
+	err := s.processFile(path)
+	if err != nil && err != errQuit && err != errBail && err != errStopped {
+		return s.fail(&source{}, 0, err)
+	}
+	return err
+}
+
+// stdinDir is the directory of the script file that standard input was
+// redirected from (ksql < dir/script.sql), where the OS tells it; relative
+// paths the script names are looked up there too.
+func stdinDir() string {
+	fi, err := os.Stdin.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	p, err := os.Readlink("/proc/self/fd/0")
+	if err != nil || !filepath.IsAbs(p) {
+		return ""
+	}
+	return filepath.Dir(p)
 }
 
 // status turns how input processing ended into an exit status.
 func (s *Shell) status(err error) int {
-	s.out.Flush()
+	s.flush()
 	switch {
 	case !s.interactive && (err == errStopped || s.isStopped()):
 		return 130
-	case err == errQuit && s.errors == 0:
-		return 0
+	case s.quitCode:
+		return s.exitCode
 	case s.errors > 0 || err == errBail:
 		return 1
 	}
@@ -210,39 +290,27 @@ func (s *Shell) status(err error) int {
 // openShell opens the database and applies the options.
 func openShell(o *options, sio stdio) (*Shell, error) {
 	name := o.file
-	if name == "" {
-		name = ":memory:"
+	if name == ":memory:" {
+		name = ""
 	}
-	fi, err := os.Stat(name)
-	if err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("cannot open %q: it is a directory, not a database file", name)
-	}
-	if err != nil && looksLikeSQL(name) {
+	if _, err := os.Stat(name); err != nil && name != "" && looksLikeSQL(name) {
 		return nil, fmt.Errorf("the database file %q does not exist and looks like SQL; "+
 			"for SQL on an in-memory database, run: ksql :memory: %q", name, name)
 	}
-	db, err := sql.Open(driverName, name)
+	db, conn, err := openDB(name, o.readonly)
 	if err != nil {
-		return nil, fmt.Errorf("cannot open %q: %v", name, err)
+		return nil, err
 	}
-	conn, err := db.Conn(context.Background())
-	if err == nil {
-		// Reading the schema makes SQLite check that the file is a database.
-		_, err = conn.ExecContext(context.Background(), "SELECT count(*) FROM sqlite_schema")
-	}
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("cannot open %q: %s", name, cleanError(err))
+	con := bufio.NewWriter(sio.out)
+	getenv := sio.getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
 	}
 	s := &Shell{
-		db: db, conn: conn, stdout: sio.out, stderr: sio.err,
-		out:  bufio.NewWriter(sio.out),
-		bail: o.bail, progress: sio.errTTY, progressDelay: time.Second,
-		opts: outputOptions{mode: o.mode, separator: o.separator, maxWidth: 60,
-			fmt: valueFormat{null: o.nullValue, vectors: vecAuto, vecWidth: 6}},
-	}
-	if o.headers != nil {
-		s.opts.headers = *o.headers
+		db: db, conn: conn, dbName: name, readonly: o.readonly, stdout: sio.out, stderr: sio.err,
+		con: con, out: con, getenv: getenv,
+		bail: o.bail, echo: o.echo, progress: sio.errTTY, progressDelay: time.Second,
+		opts: o.opts, prompts: [2]string{prompt, contPrompt},
 	}
 	return s, nil
 }
@@ -253,7 +321,7 @@ func openShell(o *options, sio stdio) (*Shell, error) {
 func looksLikeSQL(arg string) bool {
 	word, _, found := strings.Cut(strings.TrimSpace(arg), " ")
 	if strings.HasPrefix(word, ".") {
-		_, ok := dotCommands[strings.ToLower(word[1:])]
+		_, _, ok := lookupDot(word[1:])
 		return ok
 	}
 	switch strings.ToUpper(word) {
@@ -265,7 +333,8 @@ func looksLikeSQL(arg string) bool {
 }
 
 func (s *Shell) close() {
-	s.closeOutput()
+	s.resetOutput()
+	s.flush()
 	s.conn.Close()
 	s.db.Close()
 }
@@ -294,5 +363,5 @@ func (s *Shell) handleSignals() (stop func()) {
 func (s *Shell) versionText() string {
 	var v, sqliteVersion string
 	s.conn.QueryRowContext(context.Background(), "SELECT ksql_version(), sqlite_version()").Scan(&v, &sqliteVersion)
-	return fmt.Sprintf("ksql %s (SQLite %s, driver %s)", v, sqliteVersion, driverName)
+	return fmt.Sprintf("ksql %s (SQLite %s, driver %s, %s)", v, sqliteVersion, driverName, runtime.Version())
 }

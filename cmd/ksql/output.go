@@ -2,20 +2,26 @@ package main
 
 import (
 	"bufio"
-	"unicode"
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
 )
 
-// Output modes (.mode).
-var modeNames = []string{"box", "csv", "json", "line", "list", "table"}
+// Output modes (.mode), in the order .help lists them.
+var modeNames = []string{"ascii", "box", "column", "csv", "html", "insert", "json", "line",
+	"list", "markdown", "quote", "table", "tabs"}
 
-// column is one result column: its name and declared type ("" for
-// expressions), which the vector rule consults.
+// column is one result column: its name, its declared type and whether
+// its BLOBs are float32 vectors (decided before the rows come, see
+// Shell.vectorColumns).
 type column struct {
-	name string
-	decl string
+	name   string
+	decl   string
+	vector bool
 }
 
 // printer renders one result set. header is called once before any row;
@@ -28,12 +34,63 @@ type printer interface {
 
 // outputOptions are the settings that shape how results print.
 type outputOptions struct {
-	mode      string
-	headers   bool
-	separator string
-	maxWidth  int // box/table cells are cut to this many columns; 0: no limit
-	fmt       valueFormat
+	mode string
+	// headers shows column names in the modes that may omit them.
+	headers bool
+	// headersSet records that .headers, -header or -noheader chose, so that
+	// .mode column no longer turns headers on (as in sqlite3).
+	headersSet     bool
+	colSep, rowSep string
+	insertTable    string // table name of insert mode
+	maxWidth       int    // columnar cells are cut to this many columns; 0: no limit
+	widths         []int  // .width: fixed widths of the first columns; < 0 right-aligns
+	fmt            valueFormat
 }
+
+// defaultOptions are the settings of a new shell, as in sqlite3.
+func defaultOptions() outputOptions {
+	return outputOptions{mode: "list", colSep: "|", rowSep: "\n", insertTable: "table", maxWidth: 60,
+		fmt: valueFormat{vectors: vecAuto, vecWidth: 6}}
+}
+
+// setMode switches the mode the way sqlite3's .mode does, separators
+// included: list resets them to | and newline, csv to comma and CRLF, tabs
+// to a tab, ascii to the ASCII unit and record separators.
+func (o *outputOptions) setMode(m string, args []string) error {
+	if m != "insert" && len(args) > 0 {
+		return fmt.Errorf(".mode %s takes no options (got %q); .maxwidth N cuts long values in columns", m, args[0])
+	}
+	switch m {
+	case "list":
+		o.colSep, o.rowSep = "|", "\n"
+	case "csv":
+		o.colSep, o.rowSep = ",", "\r\n"
+	case "tabs":
+		o.colSep, m = "\t", "list"
+	case "ascii":
+		o.colSep, o.rowSep = "\x1F", "\x1E"
+	case "quote":
+		o.colSep, o.rowSep = ",", "\n"
+	case "insert":
+		if len(args) > 1 {
+			return fmt.Errorf(".mode insert takes one table name, got %d words", len(args))
+		}
+		o.insertTable = "table"
+		if len(args) == 1 {
+			o.insertTable = args[0]
+		}
+	case "column":
+		if !o.headersSet {
+			o.headers = true
+		}
+	}
+	o.mode = m
+	return nil
+}
+
+// modeDescription is what .mode with no argument prints: the mode's
+// name (tabs is list with a tab separator, as in sqlite3).
+func (o *outputOptions) modeDescription() string { return o.mode }
 
 func newPrinter(w *bufio.Writer, o *outputOptions) printer {
 	switch o.mode {
@@ -43,10 +100,14 @@ func newPrinter(w *bufio.Writer, o *outputOptions) printer {
 		return &jsonPrinter{w: w, o: o}
 	case "line":
 		return &linePrinter{w: w, o: o}
-	case "box", "table":
-		return &gridPrinter{w: w, o: o, box: o.mode == "box"}
+	case "html":
+		return &htmlPrinter{w: w, o: o}
+	case "quote", "insert":
+		return &sqlPrinter{w: w, o: o, insert: o.mode == "insert"}
+	case "box", "table", "markdown", "column":
+		return &gridPrinter{w: w, o: o, style: gridStyles[o.mode]}
 	}
-	return &listPrinter{w: w, o: o}
+	return &listPrinter{w: w, o: o} // list, tabs and ascii
 }
 
 type listPrinter struct {
@@ -63,33 +124,36 @@ func (p *listPrinter) header(cols []column) {
 	}
 	for i, c := range cols {
 		if i > 0 {
-			p.w.WriteString(p.o.separator)
+			p.w.WriteString(p.o.colSep)
 		}
 		p.w.WriteString(c.name)
 	}
-	p.w.WriteByte('\n')
+	p.w.WriteString(p.o.rowSep)
 }
 
 func (p *listPrinter) row(vals []any) {
 	for i, v := range vals {
 		if i > 0 {
-			p.w.WriteString(p.o.separator)
+			p.w.WriteString(p.o.colSep)
 		}
-		p.cell, _ = p.o.fmt.appendHuman(p.cell[:0], v, p.cols[i].decl)
+		p.cell, _ = p.o.fmt.appendText(p.cell[:0], v, &p.cols[i])
 		p.w.Write(p.cell)
 	}
-	p.w.WriteByte('\n')
+	p.w.WriteString(p.o.rowSep)
 }
 
 func (p *listPrinter) end() {}
 
-// csvPrinter writes RFC 4180 CSV, quoting as encoding/csv does: a field
-// with a comma, a quote or a line break, or that starts with a space.
+// csvPrinter writes CSV as the sqlite3 shell does: a field is quoted when
+// it is empty, holds the separator, or holds a byte that is a control
+// character, a space, a quote ("), an apostrophe, DEL or not ASCII. NULL
+// is the null text, unquoted, so that it differs from an empty string.
 type csvPrinter struct {
 	w    *bufio.Writer
 	o    *outputOptions
 	cols []column
 	cell []byte
+	sep  []byte
 }
 
 func (p *csvPrinter) header(cols []column) {
@@ -99,37 +163,40 @@ func (p *csvPrinter) header(cols []column) {
 	}
 	for i, c := range cols {
 		if i > 0 {
-			p.w.WriteByte(',')
+			p.w.WriteString(p.o.colSep)
 		}
 		p.cell = append(p.cell[:0], c.name...)
 		p.field()
 	}
-	p.w.WriteByte('\n')
+	p.w.WriteString(p.o.rowSep)
 }
 
 func (p *csvPrinter) row(vals []any) {
 	for i, v := range vals {
 		if i > 0 {
-			p.w.WriteByte(',')
+			p.w.WriteString(p.o.colSep)
 		}
-		p.cell = p.o.fmt.appendExact(p.cell[:0], v, p.cols[i].decl)
+		p.cell = p.o.fmt.appendCSV(p.cell[:0], v, &p.cols[i])
+		if v == nil {
+			p.w.Write(p.cell)
+			continue
+		}
 		p.field()
 	}
-	p.w.WriteByte('\n')
+	p.w.WriteString(p.o.rowSep)
 }
 
 // field writes p.cell, quoted when it needs to be.
 func (p *csvPrinter) field() {
-	quote := false
+	if p.sep == nil {
+		p.sep = []byte(p.o.colSep)
+	}
+	quote := len(p.cell) == 0 || (len(p.sep) > 0 && bytes.Contains(p.cell, p.sep))
 	for _, c := range p.cell {
-		if c == ',' || c == '"' || c == '\r' || c == '\n' {
+		if c <= ' ' || c == '"' || c == '\'' || c >= 0x7f {
 			quote = true
 			break
 		}
-	}
-	if len(p.cell) > 0 {
-		r, _ := utf8.DecodeRune(p.cell)
-		quote = quote || unicode.IsSpace(r)
 	}
 	if !quote {
 		p.w.Write(p.cell)
@@ -146,6 +213,63 @@ func (p *csvPrinter) field() {
 }
 
 func (p *csvPrinter) end() {}
+
+// sqlPrinter writes quote mode (SQL literals separated by commas) and
+// insert mode (one INSERT statement per row).
+type sqlPrinter struct {
+	w      *bufio.Writer
+	o      *outputOptions
+	insert bool
+	prefix string
+	cell   []byte
+}
+
+func (p *sqlPrinter) header(cols []column) {
+	if p.insert {
+		p.prefix = "INSERT INTO " + quoteName(p.o.insertTable)
+		if p.o.headers {
+			names := make([]string, len(cols))
+			for i, c := range cols {
+				names[i] = quoteName(c.name)
+			}
+			p.prefix += "(" + strings.Join(names, ",") + ")"
+		}
+		p.prefix += " VALUES("
+		return
+	}
+	if !p.o.headers {
+		return
+	}
+	for i, c := range cols {
+		if i > 0 {
+			p.w.WriteString(p.o.colSep)
+		}
+		p.w.Write(appendSQLString(p.cell[:0], c.name, false))
+	}
+	p.w.WriteString(p.o.rowSep)
+}
+
+func (p *sqlPrinter) row(vals []any) {
+	sep := p.o.colSep
+	if p.insert {
+		p.w.WriteString(p.prefix)
+		sep = ","
+	}
+	for i, v := range vals {
+		if i > 0 {
+			p.w.WriteString(sep)
+		}
+		p.cell = appendSQL(p.cell[:0], v, p.insert)
+		p.w.Write(p.cell)
+	}
+	if p.insert {
+		p.w.WriteString(");\n")
+		return
+	}
+	p.w.WriteString(p.o.rowSep)
+}
+
+func (p *sqlPrinter) end() {}
 
 type jsonPrinter struct {
 	w    *bufio.Writer
@@ -176,7 +300,7 @@ func (p *jsonPrinter) row(vals []any) {
 			p.w.WriteByte(',')
 		}
 		p.w.Write(p.keys[i])
-		p.cell = p.o.fmt.appendJSON(p.cell[:0], v, p.cols[i].decl)
+		p.cell = p.o.fmt.appendJSON(p.cell[:0], v, &p.cols[i])
 		p.w.Write(p.cell)
 	}
 	p.w.WriteByte('}')
@@ -187,6 +311,48 @@ func (p *jsonPrinter) end() {
 		p.w.WriteString("]\n")
 	}
 }
+
+type htmlPrinter struct {
+	w    *bufio.Writer
+	o    *outputOptions
+	cols []column
+	cell []byte
+	esc  []byte
+}
+
+func (p *htmlPrinter) header(cols []column) {
+	p.cols = cols
+	if !p.o.headers {
+		return
+	}
+	p.w.WriteString("<TR>")
+	for i, c := range cols {
+		if i > 0 {
+			p.w.WriteByte('\n')
+		}
+		p.w.WriteString("<TH>")
+		p.w.Write(appendHTML(p.esc[:0], []byte(c.name)))
+		p.w.WriteString("</TH>")
+	}
+	p.w.WriteString("\n</TR>\n")
+}
+
+func (p *htmlPrinter) row(vals []any) {
+	p.w.WriteString("<TR>")
+	for i, v := range vals {
+		if i > 0 {
+			p.w.WriteByte('\n')
+		}
+		p.cell, _ = p.o.fmt.appendText(p.cell[:0], v, &p.cols[i])
+		p.esc = appendHTML(p.esc[:0], p.cell)
+		p.w.WriteString("<TD>")
+		p.w.Write(p.esc)
+		p.w.WriteString("</TD>")
+	}
+	p.w.WriteString("\n</TR>\n")
+}
+
+func (p *htmlPrinter) end() {}
 
 type linePrinter struct {
 	w     *bufio.Writer
@@ -206,7 +372,7 @@ func (p *linePrinter) header(cols []column) {
 
 func (p *linePrinter) row(vals []any) {
 	if p.n > 0 {
-		p.w.WriteByte('\n')
+		p.w.WriteString(p.o.rowSep)
 	}
 	p.n++
 	for i, v := range vals {
@@ -214,12 +380,9 @@ func (p *linePrinter) row(vals []any) {
 		writeSpaces(p.w, p.width-runewidth.StringWidth(name))
 		p.w.WriteString(name)
 		p.w.WriteString(" = ")
-		p.cell, _ = p.o.fmt.appendHuman(p.cell[:0], v, p.cols[i].decl)
-		if !utf8.Valid(p.cell) {
-			p.cell = []byte(string([]rune(string(p.cell)))) // invalid bytes become U+FFFD
-		}
+		p.cell, _ = p.o.fmt.appendText(p.cell[:0], v, &p.cols[i])
 		p.w.Write(p.cell)
-		p.w.WriteByte('\n')
+		p.w.WriteString(p.o.rowSep)
 	}
 }
 
@@ -235,3 +398,42 @@ func writeSpaces(w *bufio.Writer, n int) {
 		w.WriteString(spaces[:n])
 	}
 }
+
+// quoteName quotes an SQL identifier when it needs quotes: when it is not
+// a plain name (letters, digits, _ and $, not starting with a digit) or is
+// a keyword. This is how sqlite3's insert mode and .dump write names.
+func quoteName(s string) string {
+	plain := s != "" && !(s[0] >= '0' && s[0] <= '9')
+	for _, r := range s {
+		if !(r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			plain = false
+			break
+		}
+	}
+	if plain && !slices.Contains(sqliteKeywords, strings.ToUpper(s)) {
+		return s
+	}
+	return quoteIdent(s)
+}
+
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// validUTF8 returns b, or a copy in which bytes that are not UTF-8 are
+// U+FFFD, for the places that must not pass invalid text to a terminal
+// layout (the columnar modes).
+func validUTF8(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	return []byte(strings.ToValidUTF8(string(b), "\uFFFD"))
+}
+
+var (
+	_ printer = (*listPrinter)(nil)
+	_ printer = (*csvPrinter)(nil)
+	_ printer = (*sqlPrinter)(nil)
+	_ printer = (*jsonPrinter)(nil)
+	_ printer = (*htmlPrinter)(nil)
+	_ printer = (*linePrinter)(nil)
+	_ printer = (*gridPrinter)(nil)
+)

@@ -1,15 +1,23 @@
 package main
 
 import (
+	"fmt"
+	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"gonum.org/v1/plot/plotutil"
 )
+
+// plotFixture is a table of 10,000 points: a spiral (x, y), a digit
+// (i % 10), a label with 100 values, and i itself.
+const plotFixture = `CREATE TABLE pts AS WITH RECURSIVE c(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM c WHERE i < 9999)
+  SELECT i, sin(i * 0.37) * i / 100.0 AS x, cos(i * 0.61) * i / 100.0 AS y, i % 10 AS digit,
+         'label' || (i % 100) AS lab FROM c;
+`
 
 func TestPlotFiles(t *testing.T) {
 	iris, err := filepath.Abs("testdata/iris.csv")
@@ -18,42 +26,61 @@ func TestPlotFiles(t *testing.T) {
 	}
 	dir := t.TempDir()
 	t.Chdir(dir)
-	in := ".import " + iris + " iris\n" +
-		".plot --out groups.svg SELECT petal_length, petal_width, species FROM iris\n" +
+	tmp := filepath.Join(dir, "tmp")
+	os.Mkdir(tmp, 0o755)
+	t.Setenv("TMPDIR", tmp)
+	in := ".import " + iris + " iris\n" + plotFixture +
+		".plot --out groups.svg --title 'Iris petals' SELECT petal_length, petal_width, species FROM iris\n" +
 		".plot -o groups.png SELECT petal_length, petal_width, species FROM iris\n" +
-		".plot --out=scale.svg SELECT sepal_length, sepal_width, id FROM iris\n" +
+		".plot --out=scale.svg SELECT sepal_length, sepal_width, id AS flower FROM iris\n" +
 		".plot --out 'with space.svg' SELECT x, y, name FROM (SELECT id AS x, id * id AS y, 'p' || id AS name FROM iris WHERE id BETWEEN 1 AND 12) \n" +
 		".plot SELECT id, petal_length FROM iris\n" +
-		".plot SELECT id, CASE WHEN id < 100 THEN petal_length END FROM iris\n"
+		".plot SELECT id, CASE WHEN id < 100 THEN petal_length END FROM iris\n" +
+		".plot --out digits.png SELECT x, y, digit FROM pts\n" +
+		".plot --out many.svg SELECT x, y, lab FROM pts\n" +
+		".plot --out small.png --size 400x300 --xlabel 'the x' --ylabel \"the y\" SELECT x, y FROM pts WHERE i < 50\n"
 	out, errs, status := runShell(t, in)
 	if status != 0 {
 		t.Fatalf("status %d, stderr %q", status, errs)
 	}
-	if want := "groups.svg\ngroups.png\nscale.svg\nwith space.svg\nksql-plot-1.png\nksql-plot-2.png\n"; out != want {
+	want := "groups.svg\ngroups.png\nscale.svg\nwith space.svg\n" + filepath.Join(tmp, "ksql-plot-1.png") + "\n" +
+		filepath.Join(tmp, "ksql-plot-2.png") + "\ndigits.png\nmany.svg\nsmall.png\n"
+	if out != want {
 		t.Errorf("printed paths %q, want %q", out, want)
 	}
 	if want := "warning: .plot: 50 row(s) with NULL or non-finite x or y left out\n"; errs != want {
 		t.Errorf("stderr %q, want %q", errs, want)
 	}
-	svg := readFile(t, "groups.svg")
-	for _, s := range []string{"<svg", "species = setosa", "species = versicolor", "species = virginica", "petal_length", "petal_width"} {
-		if !strings.Contains(svg, s) {
-			t.Errorf("groups.svg lacks %q", s)
+	for name, texts := range map[string][]string{
+		// The legend names the column once, then each value.
+		"groups.svg": {"<svg", "Iris petals", ">species<", ">setosa<", ">versicolor<", ">virginica<", "petal_length", "petal_width"},
+		// A colour bar, labelled with the column, with ticks.
+		"scale.svg": {">flower<", ">0<", ">60<", ">120<"},
+		// Few points with many texts: each point labelled.
+		"with space.svg": {">p1<", ">p12<"},
+		// 100 labels: the 11 most frequent get colours, then one grey group.
+		"many.svg": {">label0<", ">other (89 values)<"},
+	} {
+		svg := readFile(t, name)
+		for _, s := range texts {
+			if !strings.Contains(svg, s) {
+				t.Errorf("%s lacks %q", name, s)
+			}
 		}
 	}
-	scale := readFile(t, "scale.svg")
-	for _, s := range []string{"id = 0", "id = 149"} {
-		if !strings.Contains(scale, s) {
-			t.Errorf("scale.svg lacks the colour-scale key %q", s)
-		}
+	if strings.Contains(readFile(t, "groups.svg"), "SELECT") {
+		t.Error("the plot shows the query's SQL")
 	}
-	labels := readFile(t, "with space.svg")
-	for _, s := range []string{">p1<", ">p12<"} {
-		if !strings.Contains(labels, s) {
-			t.Errorf("with space.svg lacks the point label %q", s)
-		}
+	img := decodePNG(t, "groups.png")
+	checkColours(t, "groups.png", img, groupPalette[:3])
+	checkColours(t, "digits.png", decodePNG(t, "digits.png"), groupPalette[:10])
+	if b := decodePNG(t, "small.png").Bounds(); b.Dx() != 400 || b.Dy() != 300 {
+		t.Errorf("--size 400x300 made a %dx%d picture", b.Dx(), b.Dy())
 	}
-	checkPNGColours(t, "groups.png", 3)
+	if b := img.Bounds(); b.Dx() != defaultWidthPx || b.Dy() != defaultHeightPx {
+		t.Errorf("the default size is %dx%d, want %dx%d", b.Dx(), b.Dy(), defaultWidthPx, defaultHeightPx)
+	}
+	checkFramePadding(t, "groups.png", img)
 }
 
 func readFile(t *testing.T, name string) string {
@@ -65,9 +92,7 @@ func readFile(t *testing.T, name string) string {
 	return string(b)
 }
 
-// checkPNGColours decodes the PNG and checks that each of the first n group
-// colours is painted somewhere: every species got its points.
-func checkPNGColours(t *testing.T, name string, n int) {
+func decodePNG(t *testing.T, name string) image.Image {
 	t.Helper()
 	f, err := os.Open(name)
 	if err != nil {
@@ -78,23 +103,111 @@ func checkPNGColours(t *testing.T, name string, n int) {
 	if err != nil {
 		t.Fatalf("%s is not a PNG: %v", name, err)
 	}
-	if b := img.Bounds(); b.Dx() < 300 || b.Dy() < 200 {
-		t.Errorf("%s is only %dx%d", name, b.Dx(), b.Dy())
+	return img
+}
+
+// checkColours checks that each colour is painted somewhere: every group
+// got its points.
+func checkColours(t *testing.T, name string, img image.Image, colours []color.NRGBA) {
+	t.Helper()
+	seen := map[color.NRGBA]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			seen[color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)] = true
+		}
 	}
-	for k := 0; k < n; k++ {
-		want := color.NRGBAModel.Convert(plotutil.Color(k)).(color.NRGBA)
-		found := false
-		b := img.Bounds()
-		for y := b.Min.Y; y < b.Max.Y && !found; y++ {
-			for x := b.Min.X; x < b.Max.X; x++ {
-				if c := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA); c == want {
-					found = true
-					break
-				}
+	for k, c := range colours {
+		if !seen[c] {
+			t.Errorf("%s has no pixel of group colour %d %v", name, k, c)
+		}
+	}
+}
+
+// checkFramePadding checks that no marker touches the plot's frame: the
+// group colours appear only inside the axes' box, away from its edges. The
+// box is found as the extent of the grid's light grey.
+func checkFramePadding(t *testing.T, name string, img image.Image) {
+	t.Helper()
+	b := img.Bounds()
+	// The data area is left of the legend: find the coloured pixels' extent
+	// there and check it keeps a margin from the area's edges.
+	minX, minY, maxX, maxY := b.Max.X, b.Max.Y, 0, 0
+	legendX := b.Max.X - 150
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < legendX; x++ {
+			c := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+			if c == groupPalette[0] || c == groupPalette[1] || c == groupPalette[2] {
+				minX, minY, maxX, maxY = min(minX, x), min(minY, y), max(maxX, x), max(maxY, y)
 			}
 		}
-		if !found {
-			t.Errorf("%s has no pixel of group colour %d %v", name, k, want)
+	}
+	if minX < 80 || minY < 10 || maxY > b.Max.Y-60 {
+		t.Errorf("%s: markers reach (%d,%d)-(%d,%d), onto the axes or the edge", name, minX, minY, maxX, maxY)
+	}
+}
+
+func TestPlotErrors(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	in := plotFixture +
+		".plot --out a.png SELECT lab, lab FROM pts\n" +
+		".plot --out a.png SELECT x, y FROM pts WHERE 0\n" +
+		".plot --out a.png SELECT 1e300 * 1e10, 1\n" +
+		".plot --out a.png SELECT NULL, 1\n" +
+		".plot --size 10x10 SELECT x, y FROM pts\n" +
+		".plot --size big SELECT x, y FROM pts\n" +
+		".plot --title SELECT x, y FROM pts\n" +
+		".plot --out a.gif SELECT x, y FROM pts\n" +
+		".plot --out . SELECT x, y FROM pts\n" +
+		".plot --out /nonexistent/dir/a.png SELECT x, y FROM pts\n" +
+		".plot --out a.png SELECT x, y FROM nosuch\n"
+	out, errs, status := runShell(t, in)
+	if out != "" || status != 1 {
+		t.Errorf("stdout %q, status %d", out, status)
+	}
+	for _, want := range []string{
+		"x and y must be two numeric columns, but the query gives lab (text), lab (text)",
+		"the query returned no rows",
+		"no row has finite numbers in both",
+		"x and y must be two numeric columns, but the query gives NULL (null), 1 (numeric)",
+		"--size takes WIDTHxHEIGHT in pixels",
+		`--size takes WIDTHxHEIGHT in pixels, from 200x150 to 10000x10000; got "big"`,
+		`near "x": syntax error`,
+		`cannot tell the format of "a.gif"`,
+		`cannot tell the format of "."`,
+		`cannot write "/nonexistent/dir/a.png": no such file or directory`,
+		"no such table: nosuch",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
 		}
+	}
+	if _, err := os.Stat("a.png"); err == nil {
+		t.Error("a failed .plot left a file")
+	}
+}
+
+// BenchmarkPlot10k draws 10,000 points coloured by 10 groups, to PNG and
+// SVG: the query, the layout and the encoding.
+func BenchmarkPlot10k(b *testing.B) {
+	for _, format := range []string{"png", "svg"} {
+		b.Run(format, func(b *testing.B) {
+			o, _ := parseOptions(nil)
+			s, err := openShell(o, stdio{out: io.Discard, err: io.Discard})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.close()
+			if err := s.processText(plotFixture, false); err != nil {
+				b.Fatal(err)
+			}
+			out := filepath.Join(b.TempDir(), "p."+format)
+			for b.Loop() {
+				if err := s.processText(fmt.Sprintf(".plot --out %s SELECT x, y, digit FROM pts", out), false); err != nil || s.errors > 0 {
+					b.Fatalf(".plot failed: %v", err)
+				}
+			}
+		})
 	}
 }

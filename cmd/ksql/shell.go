@@ -8,15 +8,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 )
 
-// errQuit stops input processing after .quit; errBail after an error under
-// -bail; errStopped after Ctrl-C in batch mode.
+// errQuit stops input processing after .quit or .exit; errBail after an
+// error under -bail; errStopped after Ctrl-C in batch mode.
 var (
 	errQuit    = errors.New("quit")
 	errBail    = errors.New("bail")
@@ -27,48 +27,81 @@ var (
 // tables and :memory: data live as long as the session) and the settings
 // that the dot-commands change.
 type Shell struct {
-	db   *sql.DB
-	conn *sql.Conn
+	db       *sql.DB
+	conn     *sql.Conn
+	dbName   string // as the user named it; "" for the in-memory database
+	readonly bool
 
-	stdout  io.Writer
-	stderr  io.Writer
-	out     *bufio.Writer // where results go: stdout or the .output file
+	stdout io.Writer
+	stderr io.Writer
+	// con is standard output; out is where results go: con, or the file of
+	// .output or .once. Timer lines and .plot's path always go to con.
+	con     *bufio.Writer
+	out     *bufio.Writer
 	outFile *os.File
+	// onceLeft counts the commands until a .once file is closed: .once
+	// sets 2, and every command (the .once itself included) takes one.
+	onceLeft int
 
 	opts        outputOptions
 	timer       bool
 	bail        bool
+	echo        bool
+	changes     bool
 	interactive bool
+	prompts     [2]string
 	// progress is true when stderr is a terminal, so a spinner may show.
 	progress      bool
 	progressDelay time.Duration
 
 	errors    int
+	exitCode  int  // of .exit N
+	quitCode  bool // .exit N was given
 	readDepth int
 	funcNames []string
+	getenv    func(string) string
 
 	mu      sync.Mutex
 	cancel  context.CancelFunc // of the running statement or command
 	stopped bool               // Ctrl-C seen in batch mode
 }
 
-// source is where input lines come from: a name for error messages and the
-// line number reached.
+// source is where input lines come from, for error messages and for
+// resolving the relative paths that a script names.
 type source struct {
-	name string
-	line int
+	name string // "" for command-line arguments, "stdin", or a file's path
+	dir  string // the directory of a script file, "" otherwise
+	line int    // the line number reached
+	// interactive input: errors name no line, as in sqlite3
+	interactive bool
+	// stopOnError: the SQL arguments after FILE stop at the first failure.
+	stopOnError bool
+}
+
+// where names a line of the source for error messages: "" for the
+// prompt and command-line arguments, " near line N" on standard input and
+// " near line N of FILE" in files.
+func (src *source) where(line int) string {
+	switch {
+	case src.interactive || src.name == "":
+		return ""
+	case src.name == "stdin":
+		return fmt.Sprintf(" near line %d", line)
+	}
+	return fmt.Sprintf(" near line %d of %s", line, src.name)
 }
 
 // lineBuffer accumulates the lines of a statement until it is complete.
 type lineBuffer struct {
 	src   *source
 	text  strings.Builder
+	scan  completeScanner
 	start int // line where the pending text starts
 }
 
 func (b *lineBuffer) pending() bool { return b.text.Len() > 0 }
 
-func (b *lineBuffer) reset() { b.text.Reset(); b.start = 0 }
+func (b *lineBuffer) reset() { b.text.Reset(); b.scan = completeScanner{}; b.start = 0 }
 
 // feed handles one input line: a dot-command when no statement is pending,
 // otherwise part of SQL that runs once a statement is complete. It returns
@@ -76,7 +109,13 @@ func (b *lineBuffer) reset() { b.text.Reset(); b.start = 0 }
 func (s *Shell) feed(b *lineBuffer, line string) (ran string, err error) {
 	b.src.line++
 	if !b.pending() && strings.HasPrefix(strings.TrimLeft(line, " \t"), ".") {
-		return line, s.fail(b.src.at(b.src.line), s.dotCommand(b.src, strings.TrimLeft(line, " \t")))
+		cmd := strings.TrimLeft(line, " \t")
+		if s.echo {
+			fmt.Fprintf(s.out, "%s\n", cmd)
+		}
+		err = s.fail(b.src, b.src.line, s.dotCommand(b.src, cmd))
+		s.commandDone()
+		return line, err
 	}
 	if !b.pending() {
 		if isBlankSQL(line) {
@@ -86,14 +125,16 @@ func (s *Shell) feed(b *lineBuffer, line string) (ran string, err error) {
 	}
 	b.text.WriteString(line)
 	b.text.WriteByte('\n')
-	stmts, _, complete := splitSQL(b.text.String())
-	if !complete {
+	if !b.scan.feed(b.text.String()) {
 		return "", nil
 	}
+	stmts, _, _ := splitSQL(b.text.String())
 	ran = strings.TrimSpace(b.text.String())
 	start := b.start
 	b.reset()
-	return ran, s.runStatements(b.src, start, stmts)
+	err = s.runStatements(b.src, start, stmts)
+	s.commandDone()
+	return ran, err
 }
 
 // flushPending runs what is left in b at the end of input, the way sqlite3
@@ -108,50 +149,79 @@ func (s *Shell) flushPending(b *lineBuffer) error {
 	}
 	start := b.start
 	b.reset()
-	return s.runStatements(b.src, start, stmts)
+	err := s.runStatements(b.src, start, stmts)
+	s.commandDone()
+	return err
 }
 
 // runStatements runs statements cut from text that began at line start.
 func (s *Shell) runStatements(src *source, start int, stmts []statement) error {
 	for _, st := range stmts {
-		where := src.at(start + st.line - 1)
-		if !utf8.ValidString(st.text) {
-			if err := s.fail(where, errors.New("the statement is not valid UTF-8 text; convert the input to UTF-8")); err != nil {
-				return err
-			}
-			continue
+		line := start + st.line - 1
+		if s.echo {
+			fmt.Fprintf(s.out, "%s\n", strings.TrimSpace(st.text))
 		}
-		if err := s.fail(where, s.runSQL(st.text)); err != nil {
+		if err := s.fail(src, line, s.runSQL(src, st.text)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// at names a line of the source for error messages; interactive input and
-// command-line arguments need no line number.
-func (src *source) at(line int) string {
-	if src.name == "" {
-		return ""
+// commandDone counts down a .once: its file closes after the command that
+// follows it.
+func (s *Shell) commandDone() {
+	if s.onceLeft == 0 {
+		return
 	}
-	return fmt.Sprintf("%s:%d: ", src.name, line)
+	s.onceLeft--
+	if s.onceLeft == 0 {
+		s.resetOutput()
+	}
 }
 
-// fail reports err (if any) on stderr and decides whether input goes on.
-func (s *Shell) fail(where string, err error) error {
+// fail reports err (if any) on stderr, in the sqlite3 shell's words, and
+// decides whether input goes on.
+func (s *Shell) fail(src *source, line int, err error) error {
 	if err == nil || err == errQuit || err == errBail || err == errStopped {
 		return err
 	}
-	s.out.Flush()
+	s.flush()
 	s.errors++
-	fmt.Fprintf(s.stderr, "Error: %s%s\n", where, cleanError(err))
+	fmt.Fprint(s.stderr, errorText(src, line, err))
 	if s.isStopped() {
 		return errStopped
 	}
-	if s.bail {
+	if s.bail || src.stopOnError {
 		return errBail
 	}
 	return nil
+}
+
+// errorText is the message for err, ending in a newline: for SQL errors
+// "Parse error near line N: …" (or "Runtime error"), with an excerpt that
+// points at the error when SQLite knows where it is; for the rest
+// "Error: …".
+func errorText(src *source, line int, err error) string {
+	var se *sqlError
+	if !errors.As(err, &se) {
+		if w := src.where(line); w != "" {
+			return fmt.Sprintf("Error%s: %s\n", w, cleanError(err))
+		}
+		return fmt.Sprintf("Error: %s\n", cleanError(err))
+	}
+	var head string
+	switch {
+	case src.name == "" && !src.interactive && se.parse:
+		head = "Error: in prepare, "
+	case src.name == "" && !src.interactive:
+		head = "Error: stepping, "
+	case se.parse:
+		head = "Parse error" + src.where(line) + ": "
+	default:
+		head = "Runtime error" + src.where(line) + ": "
+	}
+	return head + se.msg + "\n" + errorContext(se.sql, se.offset)
 }
 
 var sqliteCode = regexp.MustCompile(` \(\d+\)$`)
@@ -163,10 +233,15 @@ func cleanError(err error) string {
 		return "interrupted"
 	}
 	msg := sqliteCode.ReplaceAllString(err.Error(), "")
-	msg = strings.TrimPrefix(msg, "SQL logic error: ")
-	msg = strings.TrimPrefix(msg, "constraint failed: ")
+	for _, p := range []string{"SQL logic error: ", "constraint failed: ", "SQLITE_ERROR: "} {
+		msg = strings.TrimPrefix(msg, p)
+	}
 	if strings.HasPrefix(msg, "interrupted") {
 		return "interrupted"
+	}
+	// "file is not a database: file is not a database" and the like.
+	if a, b, ok := strings.Cut(msg, ": "); ok && a == b {
+		msg = a
 	}
 	return msg
 }
@@ -213,70 +288,14 @@ func (s *Shell) isStopped() bool {
 	return s.stopped
 }
 
-// runSQL runs one statement and prints its rows.
-func (s *Shell) runSQL(text string) error {
-	ctx, end := s.begin()
-	defer end()
-	spin := s.startSpinner()
-	defer spin.stop()
-	t0, ru0 := time.Now(), cpuTimes()
-	rows, err := s.conn.QueryContext(ctx, text)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	types, err := rows.ColumnTypes()
-	if err != nil {
-		return err
-	}
-	cols := make([]column, len(types))
-	for i, t := range types {
-		cols[i] = column{name: t.Name(), decl: t.DatabaseTypeName()}
-	}
-	var p printer
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
-		if p == nil {
-			if s.opts.mode != "box" && s.opts.mode != "table" {
-				spin.stop() // rows stream to the terminal from now on
-			}
-			p = newPrinter(s.out, &s.opts)
-			p.header(cols)
-		}
-		p.row(vals)
-	}
-	err = rows.Err()
-	if err == nil && ctx.Err() != nil {
-		err = ctx.Err()
-	}
-	spin.stop()
-	if p != nil {
-		p.end()
-	}
-	if s.timer {
-		s.printTimer(t0, ru0)
-	}
-	if ferr := s.out.Flush(); ferr != nil && err == nil {
-		err = fmt.Errorf("writing output: %w", ferr)
-	}
-	return err
-}
-
 // processReader runs every line of r (a script, stdin or a .read file).
-func (s *Shell) processReader(r io.Reader, name string) error {
-	b := &lineBuffer{src: &source{name: name}}
+func (s *Shell) processReader(r io.Reader, src *source) error {
+	b := &lineBuffer{src: src}
 	br := bufio.NewReaderSize(r, 64*1024)
 	for {
 		line, rerr := br.ReadString('\n')
 		if rerr != nil && rerr != io.EOF {
-			return s.fail("", fmt.Errorf("reading %s: %w", name, rerr))
+			return s.fail(src, src.line, fmt.Errorf("reading %s: %w", src.name, rerr))
 		}
 		if line == "" && rerr == io.EOF {
 			break
@@ -295,9 +314,25 @@ func (s *Shell) processReader(r io.Reader, name string) error {
 	return s.flushPending(b)
 }
 
-// processText runs one command-line argument (SQL or a dot-command).
-func (s *Shell) processText(text string) error {
-	b := &lineBuffer{src: &source{}}
+// processFile runs a script file (.read, -init, ~/.ksqlrc).
+func (s *Shell) processFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("cannot open %q: %v", path, unwrapPath(err))
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return fmt.Errorf("%q is a directory; give a file of SQL", path)
+	}
+	s.readDepth++
+	defer func() { s.readDepth-- }()
+	return s.processReader(f, &source{name: path, dir: filepath.Dir(path)})
+}
+
+// processText runs one command-line argument (SQL or a dot-command);
+// stopOnError for the arguments after FILE, not for -cmd.
+func (s *Shell) processText(text string, stopOnError bool) error {
+	b := &lineBuffer{src: &source{stopOnError: stopOnError}}
 	for _, line := range strings.Split(text, "\n") {
 		if _, err := s.feed(b, line); err != nil {
 			return err
@@ -306,32 +341,44 @@ func (s *Shell) processText(text string) error {
 	return s.flushPending(b)
 }
 
-// setOutput sends results to a file (or back to stdout when name is "").
-// On error the output stays where it was.
-func (s *Shell) setOutput(name string) error {
-	if name != "" {
-		if fi, err := os.Stat(name); err == nil && fi.IsDir() {
-			return fmt.Errorf("cannot write to %q: it is a directory; give a file name", name)
-		}
-		f, err := os.Create(name)
-		if err != nil {
-			return fmt.Errorf("cannot write to %q: %v", name, unwrapPath(err))
-		}
-		s.closeOutput()
-		s.outFile, s.out = f, bufio.NewWriter(f)
-		return nil
+// flush writes out what is buffered for standard output and the output
+// file; it runs before every prompt and before anything goes to stderr.
+func (s *Shell) flush() error {
+	err := s.out.Flush()
+	if cerr := s.con.Flush(); err == nil {
+		err = cerr
 	}
-	s.closeOutput()
-	s.out = bufio.NewWriter(s.stdout)
+	return err
+}
+
+// setOutput sends results to a file. On error the output stays where it was.
+func (s *Shell) setOutput(name string) error {
+	if fi, err := os.Stat(name); err == nil && fi.IsDir() {
+		return fmt.Errorf("cannot write to %q: it is a directory; give a file name", name)
+	}
+	f, err := os.Create(name)
+	if err != nil {
+		return fmt.Errorf("cannot write to %q: %v", name, unwrapPath(err))
+	}
+	s.resetOutput()
+	s.outFile, s.out = f, bufio.NewWriter(f)
 	return nil
 }
 
-func (s *Shell) closeOutput() {
-	s.out.Flush()
-	if s.outFile != nil {
-		s.outFile.Close()
-		s.outFile = nil
+// resetOutput sends results back to standard output, closing the file.
+func (s *Shell) resetOutput() {
+	s.onceLeft = 0
+	if s.outFile == nil {
+		return
 	}
+	if err := s.out.Flush(); err != nil {
+		fmt.Fprintf(s.stderr, "Error: writing %s: %v\n", s.outFile.Name(), err)
+	}
+	if err := s.outFile.Close(); err != nil {
+		fmt.Fprintf(s.stderr, "Error: closing %s: %v\n", s.outFile.Name(), err)
+	}
+	s.outFile = nil
+	s.out = s.con
 }
 
 // unwrapPath drops the "open NAME:" part of a *PathError when the message

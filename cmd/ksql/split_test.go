@@ -2,6 +2,7 @@ package main
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -63,6 +64,65 @@ func TestIsBlankSQL(t *testing.T) {
 	} {
 		if got := isBlankSQL(in); got != want {
 			t.Errorf("isBlankSQL(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+// TestCompleteScanner feeds texts line by line to the incremental scanner
+// and checks each answer against sqlite3_complete's, computed by splitSQL
+// on the whole text so far (sqlite3_complete is true when the text ends at
+// a statement boundary and holds a statement).
+func TestCompleteScanner(t *testing.T) {
+	texts := []string{
+		"SELECT 1;", "SELECT 1", "SELECT 'a;\nb';", "SELECT 'a;\nb", "SELECT \"x\ny\";",
+		"SELECT [a\nb] FROM t;", "SELECT /* ;\n;\n */ 1;", "SELECT /* open\n", "SELECT 1; -- done",
+		"CREATE TRIGGER tr AFTER INSERT ON t BEGIN\nSELECT 1;\nSELECT 2;\nEND;",
+		"CREATE TRIGGER tr AFTER INSERT ON t BEGIN\nSELECT 1;\n", "SELECT 'it''s\n;';", "SELECT 'x'\n'y';",
+		"SELECT `a\n;b`;", "SELECT 1;\nSELECT 'open", ";", "-- only a comment\n",
+	}
+	for _, text := range texts {
+		var c completeScanner
+		var sofar string
+		for _, line := range strings.SplitAfter(text, "\n") {
+			if !strings.HasSuffix(line, "\n") {
+				line += "\n"
+			}
+			sofar += line
+			stmts, rest, complete := splitSQL(sofar)
+			want := complete && (len(stmts) > 0 || strings.Contains(sofar, ";")) && rest.text == ""
+			if got := c.feed(sofar); got != want {
+				t.Errorf("after %q: scanner says complete=%v, splitSQL %v", sofar, got, want)
+			}
+		}
+	}
+}
+
+func TestResultExprs(t *testing.T) {
+	tests := []struct {
+		sql  string
+		n    int
+		want []string
+	}{
+		{"SELECT a, f(b, c) AS x, (d) e FROM t", 3, []string{"a", "f(b, c)", "(d)"}},
+		{"SELECT DISTINCT rff_embed(x, 4, 1.0) v FROM t WHERE y = (SELECT 1, 2)", 1, []string{"rff_embed(x, 4, 1.0)"}},
+		{"WITH w AS (SELECT 1 AS q, 2) SELECT q, vec_f32('[1]') FROM w", 2, []string{"q", "vec_f32('[1]')"}},
+		{"SELECT *, vec_f32(x) FROM t", 4, []string{"", "", "", "vec_f32(x)"}},
+		{"SELECT vec_f32(x), t.* FROM t", 3, []string{"vec_f32(x)", "", ""}},
+		{"VALUES (1, 2)", 2, []string{"", ""}},
+		{"SELECT a, b FROM t", 3, []string{"", "", ""}}, // counts differ: unknown
+	}
+	for _, tc := range tests {
+		if got := resultExprs(tc.sql, tc.n); !slices.Equal(got, tc.want) {
+			t.Errorf("resultExprs(%q) = %q, want %q", tc.sql, got, tc.want)
+		}
+	}
+	for expr, want := range map[string]bool{
+		"rff_embed(x, 4, 1.0)": true, "(vec_f32('[1]'))": true, "VEC_F32(x)": true,
+		"vec_f32(x) || y": false, "abs(vec_f32(x))": false, "rff_embed": false, "": false,
+		"vec_f32(a) + vec_f32(b)": false,
+	} {
+		if got := isVectorCall(expr); got != want {
+			t.Errorf("isVectorCall(%q) = %v, want %v", expr, got, want)
 		}
 	}
 }

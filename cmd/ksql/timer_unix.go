@@ -20,6 +20,6 @@ func cpuTimes() [2]time.Duration {
 // printTimer prints the time a statement took, in sqlite3's format.
 func (s *Shell) printTimer(t0 time.Time, ru0 [2]time.Duration) {
 	ru := cpuTimes()
-	fmt.Fprintf(s.out, "Run Time: real %.3f user %.6f sys %.6f\n",
+	fmt.Fprintf(s.con, "Run Time: real %.3f user %.6f sys %.6f\n",
 		time.Since(t0).Seconds(), (ru[0] - ru0[0]).Seconds(), (ru[1] - ru0[1]).Seconds())
 }
