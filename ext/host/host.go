@@ -120,4 +120,6 @@ func (c *Conn) Err() error {
 type Stats struct {
 	// Fits counts model fits (kpca, kernel_map) done on this connection.
 	Fits atomic.Int64
+	// Reads counts the times a module read its whole source.
+	Reads atomic.Int64
 }

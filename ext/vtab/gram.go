@@ -106,11 +106,14 @@ func (c *gramCursor) filter(idxStr string, vals []any) error {
 	if !hasRow && !hasCol {
 		bound = c.fullTooBig
 	}
-	snap, err := c.t.src.readBounded(c.t.hc, c.t.snap, bound)
-	if err != nil {
-		return err
+	if c.snap == nil { // once per cursor, that is per statement (see source.read)
+		snap, err := c.t.src.readBounded(c.t.hc, c.t.snap, bound)
+		if err != nil {
+			return err
+		}
+		c.t.snap, c.snap = snap, snap
 	}
-	c.t.snap, c.snap = snap, snap
+	snap := c.snap
 	n := len(snap.ids)
 	c.nr, c.nc = n, n
 	if hasRow {

@@ -372,11 +372,15 @@ func (c *modelCursor) Filter(_ int, idxStr string, vals []any) (err error) {
 }
 
 func (c *modelCursor) filter(idxStr string, vals []any) error {
-	snap, fit, err := c.t.current()
-	if err != nil {
-		return err
+	if c.snap == nil { // once per cursor, that is per statement (see source.read)
+		snap, fit, err := c.t.current()
+		if err != nil {
+			return err
+		}
+		c.snap, c.fit = snap, fit
 	}
-	c.snap, c.fit, c.rows, c.input, c.pos, c.single, c.rowPos = snap, fit, nil, nil, 0, false, -1
+	snap, fit := c.snap, c.fit
+	c.rows, c.input, c.pos, c.single, c.rowPos = nil, nil, 0, false, -1
 	cons, err := planValues(idxStr, vals)
 	if err != nil {
 		return err

@@ -330,6 +330,27 @@ func idText(v any) string {
 // cheap next to any kernel computation, and it is the only way to see
 // every change, including other connections' and those of non-deterministic
 // queries.
+//
+// Cursors read once, at their first Filter, and later Filters of the same
+// cursor reuse that snapshot: per-row lookups (SELECT (SELECT pc1 FROM p
+// WHERE id = s.id) FROM s) call Filter once per outer row, and re-reading
+// and hashing the whole source each time made 4,000 lookups take seconds
+// (issue 17 item 7). A cursor lives within one execution of one statement
+// (SQLite closes a statement's cursors when it ends or is reset, and opens
+// a correlated subquery's cursor once, not per outer row). Within one
+// statement nothing can change what a read returns except the statement's
+// own writes: other connections' commits are hidden by its read
+// transaction (PRAGMA data_version does not move), the schema cannot
+// change (schema_version), and the connection's own changes are counted
+// only when a statement ends (total_changes()). Those markers could only
+// say "unchanged" there, so none is read: the cursor is the statement.
+//
+// So a statement sees one snapshot of each source it reads, as of its
+// first read: rows the statement itself writes are not seen by its later
+// lookups (which also keeps INSERT ... SELECT from a model of the same
+// table stable), and a query= that is not deterministic (random(), 'now')
+// is evaluated once per cursor. A new statement, or a new execution of a
+// prepared one, reads the source again.
 func (s *source) read(c *host.Conn, prev *snapshot) (*snapshot, error) {
 	return s.readBounded(c, prev, s.bound)
 }
@@ -340,6 +361,7 @@ func (s *source) read(c *host.Conn, prev *snapshot) (*snapshot, error) {
 // bound's error for the total, so a source too large for the work never
 // fills memory first.
 func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) error) (*snapshot, error) {
+	c.Stats.Reads.Add(1)
 	h := sha256.New()
 	var flat []any // the rows one after the other, width columns each
 	width := len(s.columnNames())
