@@ -155,10 +155,16 @@ func exactTooBig(n int, need, max int64) error {
 // arguments; other errors pass.
 func kpcaError(err error) error {
 	var ce *kpca.ComponentsError
-	if !errors.As(err, &ce) {
-		return err
+	var pe *kpca.PrecisionError
+	switch {
+	case errors.As(err, &pe):
+		return fitFailure{fmt.Errorf("the kernel values (up to %.6g) differ across the objects by no more than their float64 rounding "+
+			"(centred, at most %.3g): the objects are identical or nearly so, relative to their size; "+
+			"centre or rescale the data, or use a kernel of differences such as gauss(sigma=..., over=linear)", pe.MaxAbs, pe.MaxCentered)}
+	case errors.As(err, &ce):
+		return fitFailure{componentsError(ce)}
 	}
-	return fitFailure{componentsError(ce)}
+	return err
 }
 
 func componentsError(e *kpca.ComponentsError) error {
