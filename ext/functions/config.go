@@ -3,6 +3,7 @@ package functions
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/ksql/ksql/ext/host"
 )
@@ -21,7 +22,8 @@ var KSQLVersion = host.Func{Name: "ksql_version", MinArgs: 0, MaxArgs: 0, Determ
 // statistics are read-only names that ksql_config reports next to the
 // settings.
 var statistics = map[string]func(c *host.Conn) int64{
-	"fit_count": func(c *host.Conn) int64 { return c.Stats.Fits.Load() },
+	"fit_count":    func(c *host.Conn) int64 { return c.Stats.Fits.Load() },
+	"source_reads": func(c *host.Conn) int64 { return c.Stats.Reads.Load() },
 }
 
 func ksqlConfig(c *host.Conn, args []any) (any, error) {
@@ -47,6 +49,9 @@ func ksqlConfig(c *host.Conn, args []any) (any, error) {
 		return stat(c), nil
 	}
 	if len(args) == 2 {
+		if c.Reading() {
+			return nil, fmt.Errorf("settings cannot change while a ksql module reads its source (a query= or a view it reads calls ksql_config(%s, ...)); change them in a statement of their own", sqlText(name))
+		}
 		v, err := Integer(args, 1, "value", -1<<62, 1<<62)
 		if err != nil {
 			return nil, err
@@ -56,4 +61,13 @@ func ksqlConfig(c *host.Conn, args []any) (any, error) {
 		}
 	}
 	return c.Config.Value(name)
+}
+
+// sqlText renders a name as an SQL string literal for a message, cut after
+// 40 bytes.
+func sqlText(s string) string {
+	if len(s) > 40 {
+		return "'" + strings.ReplaceAll(s[:40], "'", "''") + "...'"
+	}
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }

@@ -15,7 +15,7 @@ var MaxRFFDim = &host.Setting{Name: "max_rff_dim", Default: 16384, Min: 2, Max: 
 	Doc: "largest dim rff_embed accepts"}
 
 // MaxRFFMapBytes bounds rff_embed (ksql_config name max_rff_map_bytes).
-var MaxRFFMapBytes = &host.Setting{Name: "max_rff_map_bytes", Default: rff.DefaultCacheLimit, Min: 1 << 10, Max: 1 << 40,
+var MaxRFFMapBytes = &host.Setting{Name: "max_rff_map_bytes", Default: rff.DefaultCacheLimit, Min: 1 << 10, Max: 1 << 40, Memory: true,
 	Doc: "largest frequency matrix (dim/2 × input dimension × 8 bytes, padded) rff_embed may draw and cache"}
 
 // RFFEmbed is rff_embed(x, dim, sigma | spec [, seed]): random Fourier features.

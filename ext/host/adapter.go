@@ -63,7 +63,7 @@ func (f *Func) Call(c *Conn, args []any) (res any, err error) {
 	}()
 	res, err = f.Body(c, args)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.Name, Explain(err))
+		return nil, Bounded(fmt.Errorf("%s: %w", f.Name, Explain(err)))
 	}
 	return res, nil
 }

@@ -3,8 +3,10 @@ package host
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Setting describes one limit that users can read and change with
@@ -17,6 +19,10 @@ type Setting struct {
 	Default  int64
 	Min, Max int64
 	Doc      string
+	// Memory marks a size in bytes that work allocates up to: it cannot
+	// be set above the machine's physical memory (PhysicalMemory), so
+	// that a raised bound fails as an error rather than a crash.
+	Memory bool
 }
 
 // Get returns the setting's value on connection c: what the user set with
@@ -74,7 +80,7 @@ func (c *Config) lookup(name string) (*Setting, error) {
 	for i, s := range c.settings {
 		names[i] = s.Name
 	}
-	return nil, fmt.Errorf("unknown setting %q (known: %s)", name, strings.Join(names, ", "))
+	return nil, fmt.Errorf("unknown setting %s (known: %s)", Excerpt(name), strings.Join(names, ", "))
 }
 
 // Value returns a setting by a name a user gave, which may be unknown.
@@ -95,8 +101,51 @@ func (c *Config) Set(name string, v int64) error {
 	if v < s.Min || v > s.Max {
 		return fmt.Errorf("%s must be between %d and %d, got %d", name, s.Min, s.Max, v)
 	}
+	if pm := PhysicalMemory(); s.Memory && pm > 0 && v > pm {
+		return fmt.Errorf("%s must be between %d and %d (this machine's physical memory), got %d", name, s.Min, pm, v)
+	}
 	c.mu.Lock()
 	c.vals[s] = v
 	c.mu.Unlock()
 	return nil
 }
+
+// Excerpt renders text a user gave for an error message: quoted, and cut
+// after 40 characters, so that a megabyte of input never becomes a
+// megabyte of error.
+func Excerpt(s string) string {
+	const max = 40
+	if len(s) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		return strconv.Quote(s[:cut]) + fmt.Sprintf("... (%d bytes)", len(s))
+	}
+	return strconv.Quote(s)
+}
+
+// maxErrorBytes bounds every error message ksql returns.
+const maxErrorBytes = 2000
+
+// Bounded returns err, or when its message is longer than maxErrorBytes,
+// an error with the message cut (that still wraps err for errors.Is).
+func Bounded(err error) error {
+	if err == nil || len(err.Error()) <= maxErrorBytes {
+		return err
+	}
+	return boundedError{err}
+}
+
+type boundedError struct{ err error }
+
+func (b boundedError) Error() string {
+	msg := b.err.Error()
+	cut := maxErrorBytes
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return msg[:cut] + fmt.Sprintf("... (message cut; %d bytes in all)", len(msg))
+}
+
+func (b boundedError) Unwrap() error { return b.err }

@@ -40,6 +40,11 @@ type Conn struct {
 
 	valuesMu sync.Mutex
 	values   map[any]any
+
+	// nested counts the statements running through Query: while it is
+	// not zero, SQL that ksql runs (a module's source) is executing, and
+	// settings may not change (see Reading).
+	nested atomic.Int32
 }
 
 // Value returns the value this connection keeps under key, creating it
@@ -73,8 +78,17 @@ func (c *Conn) Query(query string, args []any, row func(vals []any) error) error
 	if c.query == nil {
 		return errors.New("no SQL access on this connection")
 	}
+	c.nested.Add(1)
+	defer c.nested.Add(-1)
 	return c.query(query, args, row)
 }
+
+// Reading reports whether a statement that ksql itself runs through Query
+// (a module reading its source, or looking a table up) is executing on
+// this connection. Whatever that SQL calls runs inside it: setters refuse
+// to change anything then, so that a source cannot raise a bound or
+// otherwise change the connection it is read on.
+func (c *Conn) Reading() bool { return c.nested.Load() > 0 }
 
 // SetContext records the context of the statement that is about to run on
 // the connection; adapters call it before every statement. A nil ctx clears it.
@@ -106,4 +120,6 @@ func (c *Conn) Err() error {
 type Stats struct {
 	// Fits counts model fits (kpca, kernel_map) done on this connection.
 	Fits atomic.Int64
+	// Reads counts the times a module read its whole source.
+	Reads atomic.Int64
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/ksql/ksql/internal/kernels"
 )
@@ -85,7 +86,11 @@ func ParseJSONVector(s string) ([]float64, error) {
 		}
 		return nil, fmt.Errorf("empty vector '[]'; a vector needs at least one element")
 	}
-	out := make([]float64, 0, 1+len(s)/8)
+	// Commas only separate elements, so their count sizes the result
+	// exactly: no growth by doubling, whose copies made a 400 MB text
+	// hold several times its output. Valid text has at most one comma
+	// per two bytes; more (",,,,") is an error found at the second one.
+	out := make([]float64, 0, 1+min(strings.Count(s[i:], ","), len(s)/2))
 	for {
 		j := i
 		for j < len(s) && (s[j] == '-' || s[j] == '+' || s[j] == '.' || s[j] == 'e' || s[j] == 'E' || (s[j] >= '0' && s[j] <= '9')) {
@@ -99,10 +104,10 @@ func ParseJSONVector(s string) ([]float64, error) {
 		}
 		f, err := strconv.ParseFloat(s[i:j], 64)
 		if errors.Is(err, strconv.ErrRange) && math.IsInf(f, 0) {
-			return nil, fmt.Errorf("element %d of the vector (%s) is outside the float64 range", len(out)+1, s[i:j])
+			return nil, fmt.Errorf("element %d of the vector (%s) is outside the float64 range", len(out)+1, cut(s[i:j]))
 		}
 		if (err != nil && !errors.Is(err, strconv.ErrRange)) || s[i] == '+' { // underflow to 0 is fine
-			return nil, fmt.Errorf("element %d of the vector is not a valid number: %q", len(out)+1, s[i:j])
+			return nil, fmt.Errorf("element %d of the vector is not a valid number: %q", len(out)+1, cut(s[i:j]))
 		}
 		out = append(out, f)
 		i = skipSpace(s, j)
@@ -127,6 +132,14 @@ func skipSpace(s string, i int) int {
 		i++
 	}
 	return i
+}
+
+// cut shortens a number's text (ASCII) for an error message.
+func cut(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
 }
 
 func excerpt(s string) string {

@@ -98,12 +98,20 @@ type ident struct {
 	schema, name string
 }
 
-// sql renders the name quoted, never pasted: "a""b" for a"b.
+// sql renders the name quoted, never pasted: `a“b` for a`b. Backticks,
+// not double quotes: SQLite reads a double-quoted name that matches no
+// column as a string literal, so after ALTER TABLE ... RENAME COLUMN a
+// source would silently read the string 'body' in every row (and 'rowid'
+// from a table without one); a backticked name is always a name.
 func (id ident) sql() string {
 	if id.schema != "" {
-		return quoteIdent(id.schema) + "." + quoteIdent(id.name)
+		return sqlIdent(id.schema) + "." + sqlIdent(id.name)
 	}
-	return quoteIdent(id.name)
+	return sqlIdent(id.name)
+}
+
+func sqlIdent(s string) string {
+	return "`" + strings.ReplaceAll(s, "`", "``") + "`"
 }
 
 func (id ident) String() string {
@@ -113,6 +121,7 @@ func (id ident) String() string {
 	return id.name
 }
 
+// quoteIdent renders a name for messages.
 func quoteIdent(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }

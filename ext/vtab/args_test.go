@@ -70,14 +70,15 @@ func TestParseIdent(t *testing.T) {
 		sql       string
 		err       string
 	}{
-		{"docs", true, ident{name: "docs"}, `"docs"`, ""},
-		{"main.docs", true, ident{schema: "main", name: "docs"}, `"main"."docs"`, ""},
-		{`"my table"`, true, ident{name: "my table"}, `"my table"`, ""},
-		{`"a""b"`, false, ident{name: `a"b`}, `"a""b"`, ""},
-		{`[x;y]`, false, ident{name: "x;y"}, `"x;y"`, ""},
-		{"`back`", false, ident{name: "back"}, `"back"`, ""},
-		{`"a.b"`, true, ident{name: "a.b"}, `"a.b"`, ""},
-		{"тексты", false, ident{name: "тексты"}, `"тексты"`, ""},
+		{"docs", true, ident{name: "docs"}, "`docs`", ""},
+		{"main.docs", true, ident{schema: "main", name: "docs"}, "`main`.`docs`", ""},
+		{`"my table"`, true, ident{name: "my table"}, "`my table`", ""},
+		{`"a""b"`, false, ident{name: `a"b`}, "`a\"b`", ""},
+		{`[x;y]`, false, ident{name: "x;y"}, "`x;y`", ""},
+		{"`back`", false, ident{name: "back"}, "`back`", ""},
+		{`"a.b"`, true, ident{name: "a.b"}, "`a.b`", ""},
+		{"тексты", false, ident{name: "тексты"}, "`тексты`", ""},
+		{"`a``b`", false, ident{name: "a`b"}, "`a``b`", ""},
 		{"a.b", false, ident{}, "", "is not a name"},
 		{"a.b.c", true, ident{}, "", "is not a name"},
 		{"docs; DROP TABLE x", true, ident{}, "", "is not a name"},

@@ -33,7 +33,7 @@ var (
 )
 
 // MaxGramBytes bounds every n×n matrix a module builds.
-var MaxGramBytes = &host.Setting{Name: "max_gram_bytes", Default: 1 << 30, Min: 1 << 10, Max: 1 << 40,
+var MaxGramBytes = &host.Setting{Name: "max_gram_bytes", Default: 1 << 30, Min: 1 << 10, Max: 1 << 40, Memory: true,
 	Doc: "largest Gram matrix (n·n·8 bytes) an exact gram/kpca/kernel_map fit may build"}
 
 // prefix names the module in an error, as every ksql error does.
@@ -41,7 +41,7 @@ func prefix(module string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return fmt.Errorf("%s: %w", module, host.Explain(err))
+	return host.Bounded(fmt.Errorf("%s: %w", module, host.Explain(err)))
 }
 
 // guard turns a panic in a module callback into an error, so that a bug

@@ -100,15 +100,22 @@ func (c *gramCursor) filter(idxStr string, vals []any) error {
 	if err != nil {
 		return err
 	}
-	snap, err := c.t.src.read(c.t.hc, c.t.snap)
-	if err != nil {
-		return err
-	}
-	c.t.snap, c.snap = snap, snap
-	n := len(snap.ids)
-	c.nr, c.nc = n, n
 	rv, hasRow := cons[gramRowID]
 	cv, hasCol := cons[gramColID]
+	var bound func(int) error
+	if !hasRow && !hasCol {
+		bound = c.fullTooBig
+	}
+	if c.snap == nil { // once per cursor, that is per statement (see source.read)
+		snap, err := c.t.src.readBounded(c.t.hc, c.t.snap, bound)
+		if err != nil {
+			return err
+		}
+		c.t.snap, c.snap = snap, snap
+	}
+	snap := c.snap
+	n := len(snap.ids)
+	c.nr, c.nc = n, n
 	if hasRow {
 		r, ok := snap.row(rv)
 		if !ok {
@@ -175,13 +182,22 @@ func pairErrorFixed(snap *snapshot, err error, base, fixed int) error {
 	return err
 }
 
-func (c *gramCursor) computeFull() error {
-	m := len(c.snap.objs)
+// fullTooBig is the max_gram_bytes error of a full scan of m objects, nil
+// when it fits.
+func (c *gramCursor) fullTooBig(m int) error {
 	need := 8 * int64(m) * int64(m)
 	if max := maxGramBytes(c.t.hc); need > max {
 		return fmt.Errorf("a full scan of %d objects needs a %d×%d Gram matrix (%s), more than max_gram_bytes = %d; "+
 			"raise it with SELECT ksql_config('max_gram_bytes', N), or ask for one row at a time with WHERE row_id = ?",
 			m, m, m, sizeText(need), max)
+	}
+	return nil
+}
+
+func (c *gramCursor) computeFull() error {
+	m := len(c.snap.objs)
+	if err := c.fullTooBig(m); err != nil {
+		return err
 	}
 	c.full = make([]float64, m*m)
 	err := c.t.src.spec.Gram(c.snap.objs, c.full, gramOptions(c.t.hc))

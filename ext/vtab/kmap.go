@@ -35,11 +35,7 @@ func configureMap(opts options) (model, error) {
 func (m *mapModel) columns() []string { return []string{"vector BLOB"} }
 
 func (m *mapModel) fit(f *fitting) (fitted, error) {
-	K, err := f.gram(func(n int, need, max int64) error {
-		return fmt.Errorf("the exact map of %d objects needs a %d×%d Gram matrix (%s), more than max_gram_bytes = %d; "+
-			"raise it with SELECT ksql_config('max_gram_bytes', N), or approximate: kpca(..., method=nystrom) or rff_embed(...)",
-			n, n, n, sizeText(need), max)
-	})
+	K, err := f.gram(mapTooBig)
 	if err != nil {
 		return nil, err
 	}
@@ -65,4 +61,18 @@ func (f *mapFit) predict(z *newObject, dst []any) error {
 	}
 	dst[0] = host.Float32Blob(v)
 	return nil
+}
+
+// tooMany is the max_gram_bytes error of a map of n objects (boundedModel).
+func (m *mapModel) tooMany(n int, max int64) error {
+	if need := kpca.ExactBytes(n); need > max {
+		return mapTooBig(n, need, max)
+	}
+	return nil
+}
+
+func mapTooBig(n int, need, max int64) error {
+	return fmt.Errorf("the exact map of %d objects needs a %d×%d Gram matrix (%s), more than max_gram_bytes = %d; "+
+		"raise it with SELECT ksql_config('max_gram_bytes', N), or approximate: kpca(..., method=nystrom) or rff_embed(...)",
+		n, n, n, sizeText(need), max)
 }

@@ -93,11 +93,7 @@ func (m *kpcaModel) fit(f *fitting) (fitted, error) {
 	if m.nystrom {
 		return m.fitNystrom(f)
 	}
-	K, err := f.gram(func(n int, need, max int64) error {
-		return fmt.Errorf("the exact method on %d objects needs a %d×%d Gram matrix (%s), more than max_gram_bytes = %d; "+
-			"raise it with SELECT ksql_config('max_gram_bytes', N), or use method=nystrom (with landmarks=m) for an approximation in O(n·m) memory",
-			n, n, n, sizeText(need), max)
-	})
+	K, err := f.gram(exactTooBig)
 	if err != nil {
 		return nil, err
 	}
@@ -115,9 +111,8 @@ func (m *kpcaModel) fitNystrom(f *fitting) (fitted, error) {
 		return nil, f.fitError(kpcaError(err))
 	}
 	nl := len(landmarks)
-	if need, max := kpca.NystromBytes(n, nl, m.k), f.maxBytes(); need > max {
-		return nil, fmt.Errorf("method=nystrom with %d landmarks on %d objects needs %s, more than max_gram_bytes = %d; "+
-			"lower landmarks= or raise the setting with SELECT ksql_config('max_gram_bytes', N)", nl, n, sizeText(need), max)
+	if err := m.tooMany(n, f.maxBytes()); err != nil {
+		return nil, err
 	}
 	basis := make([]kernels.Object, nl)
 	for l, i := range landmarks {
@@ -134,14 +129,43 @@ func (m *kpcaModel) fitNystrom(f *fitting) (fitted, error) {
 	return &kpcaFit{model: model, basis: basis}, nil
 }
 
+// tooMany is the max_gram_bytes error of a fit on n objects, nil when it
+// fits (boundedModel).
+func (m *kpcaModel) tooMany(n int, max int64) error {
+	if !m.nystrom {
+		if need := kpca.ExactBytes(n); need > max {
+			return exactTooBig(n, need, max)
+		}
+		return nil
+	}
+	nl := min(n, m.landmarks)
+	if need := kpca.NystromBytes(n, nl, m.k); need > max {
+		return fmt.Errorf("method=nystrom with %d landmarks on %d objects needs %s, more than max_gram_bytes = %d; "+
+			"lower landmarks= or raise the setting with SELECT ksql_config('max_gram_bytes', N)", nl, n, sizeText(need), max)
+	}
+	return nil
+}
+
+func exactTooBig(n int, need, max int64) error {
+	return fmt.Errorf("the exact method on %d objects needs a %d×%d Gram matrix (%s), more than max_gram_bytes = %d; "+
+		"raise it with SELECT ksql_config('max_gram_bytes', N), or use method=nystrom (with landmarks=m) for an approximation in O(n·m) memory",
+		n, n, n, sizeText(need), max)
+}
+
 // kpcaError words the kpca package's *ComponentsError in the module's
 // arguments; other errors pass.
 func kpcaError(err error) error {
 	var ce *kpca.ComponentsError
-	if !errors.As(err, &ce) {
-		return err
+	var pe *kpca.PrecisionError
+	switch {
+	case errors.As(err, &pe):
+		return fitFailure{fmt.Errorf("the kernel values (up to %.6g) differ across the objects by no more than their float64 rounding "+
+			"(centred, at most %.3g): the objects are identical or nearly so, relative to their size; "+
+			"centre or rescale the data, or use a kernel of differences such as gauss(sigma=..., over=linear)", pe.MaxAbs, pe.MaxCentered)}
+	case errors.As(err, &ce):
+		return fitFailure{componentsError(ce)}
 	}
-	return fitFailure{componentsError(ce)}
+	return err
 }
 
 func componentsError(e *kpca.ComponentsError) error {

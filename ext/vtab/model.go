@@ -191,7 +191,18 @@ func (m modelModule) newTable(c *host.Conn, args []string) (*modelTable, error) 
 		return nil, err
 	}
 	t.cols = t.model.columns()
+	if b, ok := t.model.(boundedModel); ok {
+		t.src.bound = func(n int) error { return b.tooMany(n, maxGramBytes(c)) }
+	}
 	return t, nil
+}
+
+// boundedModel is a model whose fit on n objects needs memory that grows
+// with n, bounded by max_gram_bytes: tooMany is the error of a fit on n
+// objects past the bound, nil within it. The source read stops keeping
+// rows once it fails (issue 17: 200,000 rows gave an out-of-memory crash).
+type boundedModel interface {
+	tooMany(n int, maxBytes int64) error
 }
 
 func (t *modelTable) Schema() string {
@@ -394,11 +405,15 @@ func (c *modelCursor) Filter(_ int, idxStr string, vals []any) (err error) {
 }
 
 func (c *modelCursor) filter(idxStr string, vals []any) error {
-	snap, fit, err := c.t.current()
-	if err != nil {
-		return err
+	if c.snap == nil { // once per cursor, that is per statement (see source.read)
+		snap, fit, err := c.t.current()
+		if err != nil {
+			return err
+		}
+		c.snap, c.fit = snap, fit
 	}
-	c.snap, c.fit, c.rows, c.input, c.pos, c.single, c.rowPos = snap, fit, nil, nil, 0, false, -1
+	snap, fit := c.snap, c.fit
+	c.rows, c.input, c.pos, c.single, c.rowPos = nil, nil, 0, false, -1
 	cons, err := planValues(idxStr, vals)
 	if err != nil {
 		return err

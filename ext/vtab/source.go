@@ -30,6 +30,9 @@ type source struct {
 	query  string
 	spec   *kernels.Spec
 	sql    string // reads (id, object, extra...) ordered by id
+	// bound, if set, is the error of a fit on n objects that would pass
+	// a memory bound (nil while n fits); read stops keeping rows past it.
+	bound func(n int) error
 }
 
 // newSource reads the common arguments and those naming the extra
@@ -158,26 +161,58 @@ func (s *source) checkColumns(c *host.Conn) error {
 	if len(cols) == 0 {
 		return fmt.Errorf("no such table %s (table= names a table or view to read)", s.table)
 	}
-	has := func(name string) bool {
-		if slices.ContainsFunc(cols, func(c string) bool { return strings.EqualFold(c, name) }) {
-			return true
-		}
-		switch strings.ToLower(name) {
-		case "rowid", "oid", "_rowid_":
-			return true // resolved by SQLite when the table has a rowid
-		}
-		return false
-	}
 	want := []struct{ key, name string }{{"id", s.id.name}, {"column", s.column.name}}
 	for i, e := range s.extra {
 		want = append(want, struct{ key, name string }{e.key, s.cols[i].name})
 	}
 	for _, col := range want {
-		if !has(col.name) {
-			return fmt.Errorf("table %s has no column %s (%s= must be one of: %s)", s.table, quoteIdent(col.name), col.key, strings.Join(cols, ", "))
+		if slices.ContainsFunc(cols, func(c string) bool { return strings.EqualFold(c, col.name) }) {
+			continue
 		}
+		if isRowidName(col.name) {
+			// SQLite resolves rowid on tables that have one; a view's reads
+			// NULL and a WITHOUT ROWID table has none.
+			kind, err := s.rowidless(c)
+			if err != nil {
+				return s.sqlError(err)
+			}
+			if kind == "" {
+				continue
+			}
+			return fmt.Errorf("%s= is %s, but %s is %s, which has no rowid (%s= must be one of: %s)",
+				col.key, col.name, s.table, kind, col.key, strings.Join(cols, ", "))
+		}
+		return fmt.Errorf("table %s has no column %s (%s= must be one of: %s)", s.table, quoteIdent(col.name), col.key, strings.Join(cols, ", "))
 	}
 	return nil
+}
+
+func isRowidName(name string) bool {
+	switch strings.ToLower(name) {
+	case "rowid", "oid", "_rowid_":
+		return true
+	}
+	return false
+}
+
+// rowidless says what kind of object the table is when it has no usable
+// rowid ("a view", "a WITHOUT ROWID table"), or "" when it has one.
+func (s *source) rowidless(c *host.Conn) (string, error) {
+	q, args := "SELECT type, wr FROM pragma_table_list(?1)", []any{s.table.name}
+	if s.table.schema != "" {
+		q, args = "SELECT type, wr FROM pragma_table_list(?1, ?2)", []any{s.table.name, s.table.schema}
+	}
+	kind := ""
+	err := c.Query(q, args, func(v []any) error {
+		switch {
+		case v[0] == "view":
+			kind = "a view"
+		case v[1] == int64(1):
+			kind = "a WITHOUT ROWID table"
+		}
+		return nil
+	})
+	return kind, err
 }
 
 // sqlError rewrites SQLite's complaints about the source statement in the
@@ -198,6 +233,17 @@ func (s *source) sqlError(err error) error {
 			msg, count, strings.Join(names[:last], ", "), names[last])
 	}
 	return fmt.Errorf("reading %s: %s", s.table, msg)
+}
+
+// readError words a failed read. A column missing from a table= source
+// (renamed or dropped since CREATE) is named as checkColumns names it.
+func (s *source) readError(c *host.Conn, err error) error {
+	if s.query == "" && strings.Contains(err.Error(), "no such column") {
+		if cerr := s.checkColumns(c); cerr != nil {
+			return cerr
+		}
+	}
+	return s.sqlError(err)
 }
 
 // sqliteMessage is SQLite's error text without the decorations one driver
@@ -284,7 +330,38 @@ func idText(v any) string {
 // cheap next to any kernel computation, and it is the only way to see
 // every change, including other connections' and those of non-deterministic
 // queries.
+//
+// Cursors read once, at their first Filter, and later Filters of the same
+// cursor reuse that snapshot: per-row lookups (SELECT (SELECT pc1 FROM p
+// WHERE id = s.id) FROM s) call Filter once per outer row, and re-reading
+// and hashing the whole source each time made 4,000 lookups take seconds
+// (issue 17 item 7). A cursor lives within one execution of one statement
+// (SQLite closes a statement's cursors when it ends or is reset, and opens
+// a correlated subquery's cursor once, not per outer row). Within one
+// statement nothing can change what a read returns except the statement's
+// own writes: other connections' commits are hidden by its read
+// transaction (PRAGMA data_version does not move), the schema cannot
+// change (schema_version), and the connection's own changes are counted
+// only when a statement ends (total_changes()). Those markers could only
+// say "unchanged" there, so none is read: the cursor is the statement.
+//
+// So a statement sees one snapshot of each source it reads, as of its
+// first read: rows the statement itself writes are not seen by its later
+// lookups (which also keeps INSERT ... SELECT from a model of the same
+// table stable), and a query= that is not deterministic (random(), 'now')
+// is evaluated once per cursor. A new statement, or a new execution of a
+// prepared one, reads the source again.
 func (s *source) read(c *host.Conn, prev *snapshot) (*snapshot, error) {
+	return s.readBounded(c, prev, s.bound)
+}
+
+// readBounded is read with a bound on the number of objects (nil: none):
+// once bound(n) is an error, the rows are hashed and counted but no longer
+// kept or decoded, and unless the content is prev's the read returns
+// bound's error for the total, so a source too large for the work never
+// fills memory first.
+func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) error) (*snapshot, error) {
+	c.Stats.Reads.Add(1)
 	h := sha256.New()
 	var flat []any // the rows one after the other, width columns each
 	width := len(s.columnNames())
@@ -313,28 +390,41 @@ func (s *source) read(c *host.Conn, prev *snapshot) (*snapshot, error) {
 			h.Write(x)
 		}
 	}
+	objects, rows := 0, 0
+	var tooMany error
 	err := c.Query(s.sql, nil, func(v []any) error {
-		if len(flat)%(1024*width) == 0 {
+		if rows++; rows%1024 == 0 {
 			if err := c.Err(); err != nil {
 				return err
+			}
+		}
+		if v[1] != nil {
+			objects++
+			if bound != nil && tooMany == nil {
+				tooMany = bound(objects)
 			}
 		}
 		for _, x := range v {
 			put(x)
 		}
-		flat = append(flat, v...) // the values are ours; the slice may be reused
+		if tooMany == nil {
+			flat = append(flat, v...) // the values are ours; the slice may be reused
+		}
 		return nil
 	})
 	if err != nil {
 		if errors.Is(err, host.ErrInterrupted) || c.Err() != nil {
 			return nil, host.ErrInterrupted
 		}
-		return nil, s.sqlError(err)
+		return nil, s.readError(c, err)
 	}
 	var sum [sha256.Size]byte
 	h.Sum(sum[:0])
 	if prev != nil && prev.hash == sum {
-		return prev, nil
+		return prev, nil // unchanged: what was computed for it stands
+	}
+	if tooMany != nil {
+		return nil, bound(objects)
 	}
 	snap, err := s.build(flat, width)
 	if err != nil {

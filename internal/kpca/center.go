@@ -110,14 +110,26 @@ func centerUpper(a []float64, n, stride int, poll func() error, op *upperOp) (*C
 		}
 	}
 	c := &Centerer{colMeans: sums}
-	var total float64
+	var total, diagSum, diagMax float64
 	for i := range sums {
 		sums[i] /= float64(n)
 		total += sums[i]
+		d := a[i*stride+i]
+		diagSum += d
+		diagMax = math.Max(diagMax, math.Abs(d))
 	}
 	c.grand = total / float64(n)
 	if err := poll(); err != nil {
 		return nil, st, err
+	}
+	// trace(K̃) = Σ K_ii − n·g is the total variance. When it is within
+	// 2^20 roundings of the values (objects near each other, far from the
+	// origin: points around 10⁸ under a linear kernel), the plain centring
+	// below would cancel away what variance there is; centre with
+	// compensated sums instead (rare: never for kernels bounded by 1 whose
+	// objects differ).
+	if diagSum-float64(n)*c.grand <= 0x1p20*float64(n)*eps*diagMax {
+		return centerCompensated(a, n, stride, poll)
 	}
 	parts := make([]gramStats, op.tasks)
 	err := op.team.Do(op.tasks, func(t int) {
@@ -199,4 +211,85 @@ func mirrorUpper(a []float64, n, stride int) {
 			}
 		}
 	}
+}
+
+// dd is a double-double number hi + lo, |lo| ≤ ulp(hi)/2.
+type dd struct{ hi, lo float64 }
+
+// twoSum returns s = fl(a+b) and the exact error a + b − s (Knuth).
+func twoSum(a, b float64) (s, e float64) {
+	s = a + b
+	bb := s - a
+	return s, (a - (s - bb)) + (b - bb)
+}
+
+func (x dd) add(y float64) dd {
+	s, e := twoSum(x.hi, y)
+	return fastDD(s, e+x.lo)
+}
+
+func fastDD(hi, lo float64) dd {
+	s := hi + lo
+	return dd{s, lo - (s - hi)}
+}
+
+// div returns x/n to double-double accuracy.
+func (x dd) div(n float64) dd {
+	q := x.hi / n
+	r := math.FMA(-q, n, x.hi) + x.lo
+	return fastDD(q, r/n)
+}
+
+// centerCompensated is centerUpper's careful path: row sums and every
+// centred entry in double-double arithmetic, so that K̃ is the centring of
+// the stored (rounded) K to within about ε·|K̃_ij| + n·ε²·max|K|. Objects
+// identical under the kernel (bitwise equal entries) give exactly zero,
+// whatever the magnitude and n; values that vary by no more than their own
+// rounding give a *PrecisionError. It runs on one core: only data whose
+// variance is lost in plain centring reaches it.
+func centerCompensated(a []float64, n, stride int, poll func() error) (*Centerer, gramStats, error) {
+	var st gramStats
+	mu := make([]dd, n)
+	for i := 0; i < n; i++ {
+		if i%64 == 0 {
+			if err := poll(); err != nil {
+				return nil, st, err
+			}
+		}
+		for j := i; j < n; j++ {
+			v := a[i*stride+j]
+			mu[i] = mu[i].add(v)
+			if j != i {
+				mu[j] = mu[j].add(v)
+			}
+			st.maxAbs = math.Max(st.maxAbs, math.Abs(v))
+		}
+	}
+	var g dd
+	for i := range mu {
+		mu[i] = mu[i].div(float64(n))
+		g = g.add(mu[i].hi).add(mu[i].lo)
+	}
+	g = g.div(float64(n))
+	c := &Centerer{colMeans: make([]float64, n), grand: g.hi + g.lo}
+	for i := 0; i < n; i++ {
+		c.colMeans[i] = mu[i].hi + mu[i].lo
+		for j := i; j < n; j++ {
+			p, e1 := twoSum(a[i*stride+j], -mu[i].hi)
+			q, e2 := twoSum(p, -mu[j].hi)
+			r, e3 := twoSum(q, g.hi)
+			w := r + (((e1 + e2) + e3) + ((g.lo - mu[i].lo) - mu[j].lo))
+			a[i*stride+j] = w
+			st.maxCentered = math.Max(st.maxCentered, math.Abs(w))
+			if j == i {
+				st.trace += w
+			}
+		}
+	}
+	// Rounding of the stored values themselves is ε/2·|K_ij| each; below
+	// 2^10·n of it the centred matrix is that rounding, not the data.
+	if st.maxCentered > 8*float64(n)*eps*eps*st.maxAbs && st.maxCentered <= 0x1p10*float64(n)*eps*st.maxAbs {
+		return nil, st, &PrecisionError{MaxAbs: st.maxAbs, MaxCentered: st.maxCentered}
+	}
+	return c, st, nil
 }

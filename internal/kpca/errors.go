@@ -73,3 +73,20 @@ func (e *NonFiniteError) Error() string {
 	}
 	return fmt.Sprintf("Gram matrix entry (%d, %d) is %v; kernel values must be finite", e.Row, e.Col, e.Value)
 }
+
+// PrecisionError reports kernel values that vary across the objects by
+// less than their own float64 rounding: the centred Gram matrix (computed
+// exactly from the rounded values) is at the level of that rounding, so
+// its eigenvectors would be noise. Objects that are identical up to the
+// rounding of their kernel values (K(a,b) one ulp from K(a,a)) end here
+// too. A caller can suggest centring or rescaling the data, or a kernel of
+// differences.
+type PrecisionError struct {
+	MaxAbs      float64 // the largest |K_ij|
+	MaxCentered float64 // the largest |K̃_ij|, centred with compensated sums
+}
+
+func (e *PrecisionError) Error() string {
+	return fmt.Sprintf("the kernel values (up to %.6g) differ across the objects by no more than their float64 rounding "+
+		"(centred, at most %.3g), so principal components would be rounding noise", e.MaxAbs, e.MaxCentered)
+}

@@ -192,6 +192,9 @@ func fitExact(K *mat.SymDense, opt Options, done func(reuse bool)) (*Model, erro
 	if err != nil {
 		return nil, err
 	}
+	// The plain centring's rounding is a few ε·max|K|; the compensated
+	// one (chosen when that rounding would swamp the variance) leaves
+	// either ≤ 8n·ε²·max|K| (identical objects) or a *PrecisionError.
 	if st.maxCentered <= float64(n)*eps*st.maxAbs {
 		return nil, ErrIdentical
 	}
