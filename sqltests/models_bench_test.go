@@ -196,3 +196,17 @@ func BenchmarkReopenKPCA2000(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkKRRNystrom100k: krr method=nystrom, 500 landmarks, on 100,000
+// rows of 64 values (digits tiled with noise); the data load is not timed.
+// Run alone (-bench KRRNystrom100k -benchtime 1x) to read its peak memory.
+func BenchmarkKRRNystrom100k(b *testing.B) {
+	X := digitsTiled(b, 100_000)
+	y := make([]any, len(X))
+	for i := range y {
+		y[i] = float64(i % 10)
+	}
+	db := OpenDB(b, drivers[0])
+	loadLabelled(b, db, "digits", X, y)
+	benchCreate(b, db, "krr(table=digits, id=id, column=v, label=y, kernel='gauss(sigma=40)', alpha=1, method=nystrom, landmarks=500)", len(X))
+}

@@ -87,6 +87,10 @@ func TestStoredFits(t *testing.T) {
 			if got := fitCount(t, db); got != 0 {
 				t.Fatalf("fit_count after reopen + queries = %d, want 0 (answered from the stored fits)", got)
 			}
+			var how string
+			if err := db.QueryRow("SELECT value FROM ksql_model('s') WHERE name = 'fit'").Scan(&how); err != nil || how != "restored from s_fit" {
+				t.Fatalf("ksql_model fit = %q (%v), want restored from s_fit", how, err)
+			}
 
 			ro := openFile(t, drv, "file:"+path+"?mode=ro")
 			if got := storedAnswers(t, ro); !reflect.DeepEqual(got, want) || fitCount(t, ro) != 0 {

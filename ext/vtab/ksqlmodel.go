@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/ksql/ksql/ext/host"
 )
@@ -100,7 +101,15 @@ func (c *modelInfoCursor) filter(idxStr string, vals []any) error {
 		{"rows", int64(len(snap.ids))},
 		{"objects", int64(len(snap.objs))},
 		{"kernel", t.src.spec.String()},
+		{"arguments", t.args},
 		{"source_sha256", hex.EncodeToString(snap.hash[:])},
+	}
+	if t.last.restored {
+		c.rows = append(c.rows, [2]any{"fit", "restored from " + t.shadow().name})
+	} else {
+		c.rows = append(c.rows, [2]any{"fit", "fitted on this connection"},
+			[2]any{"fit_seconds", t.last.seconds},
+			[2]any{"fitted_at", t.last.at.UTC().Format(time.RFC3339Nano)})
 	}
 	if r, ok := fit.(reporter); ok {
 		c.rows = append(c.rows, r.report()...)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ksql/ksql/ext/host"
 	"github.com/ksql/ksql/internal/kernels"
@@ -172,6 +173,15 @@ type modelTable struct {
 	fits   fitCache[fitted]
 	saved  *storedFit // the shadow table's fit, once read (stored.go)
 	loaded bool       // saved has been read
+	args   string     // the module arguments as given, for ksql_model
+	// last describes the fit in use, for ksql_model. It lives in memory
+	// only: a wall-clock time stored with the fit would make the stored
+	// bytes differ between the nodes of a cluster.
+	last struct {
+		restored bool
+		seconds  float64
+		at       time.Time
+	}
 }
 
 func (m modelModule) newTable(c *host.Conn, args []string) (*modelTable, error) {
@@ -183,7 +193,7 @@ func (m modelModule) newTable(c *host.Conn, args []string) (*modelTable, error) 
 	if err != nil {
 		return nil, err
 	}
-	t := &modelTable{hc: c, kind: m.kind, name: ident{schema: args[1], name: args[2]}}
+	t := &modelTable{hc: c, kind: m.kind, name: ident{schema: args[1], name: args[2]}, args: strings.Join(args[3:], ", ")}
 	if t.src, err = newSource(m.kind.name, opts, m.kind.extra...); err != nil {
 		return nil, err
 	}
@@ -269,9 +279,13 @@ func (t *modelTable) current() (*snapshot, fitted, error) {
 		f := &fitting{hc: t.hc, src: t.src, snap: snap}
 		if fit := t.restore(f); fit != nil {
 			t.fits.restored = true
+			t.last.restored = true
 			return fit, nil
 		}
-		return t.model.fit(f)
+		start := time.Now()
+		fit, err := t.model.fit(f)
+		t.last.restored, t.last.seconds, t.last.at = false, time.Since(start).Seconds(), start
+		return fit, err
 	})
 }
 

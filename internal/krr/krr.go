@@ -155,15 +155,28 @@ func FitNystromW(C, Wv []float64, y []float64, alpha float64) ([]float64, error)
 			M.Set(a, c, U.At(a, j)*s)
 		}
 	}
-	var Phi mat.Dense
-	Phi.Mul(mat.NewDense(n, m, C), M)
+	// ΦᵀΦ = Mᵀ(CᵀC)M and Φᵀy = Mᵀ(Cᵀy): Φ (n×r) is never formed, so the
+	// memory beyond C is O(m²).
+	Cm := mat.NewDense(n, m, C)
+	CtC := mat.NewSymDense(m, nil)
+	CtC.SymOuterK(1, Cm.T())
+	var T, P mat.Dense
+	T.Mul(CtC, M)
+	P.Mul(M.T(), &T)
 	A := mat.NewSymDense(r, nil)
-	A.SymOuterK(1, Phi.T())
-	for c := 0; c < r; c++ {
-		A.SetSym(c, c, A.At(c, c)+alpha)
+	for a := 0; a < r; a++ {
+		for b := a; b < r; b++ {
+			v := 0.5 * (P.At(a, b) + P.At(b, a))
+			if a == b {
+				v += alpha
+			}
+			A.SetSym(a, b, v)
+		}
 	}
+	cty := mat.NewVecDense(m, nil)
+	cty.MulVec(Cm.T(), mat.NewVecDense(n, y))
 	rhs := mat.NewVecDense(r, nil)
-	rhs.MulVec(Phi.T(), mat.NewVecDense(n, y))
+	rhs.MulVec(M.T(), cty)
 	w, err := solveSPD(A, rhs.RawVector().Data, alpha)
 	if err != nil {
 		return nil, err
