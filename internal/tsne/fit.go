@@ -1,0 +1,223 @@
+package tsne
+
+import (
+	"math"
+	"sort"
+)
+
+// affinities are the symmetric joint probabilities P: dense (Exact) or
+// sparse rows (Barnes–Hut), summing to 1.
+type affinities struct {
+	n     int
+	dense []float64 // n×n, nil when sparse
+	// sparse: row i's neighbours cols[start[i]:start[i+1]] with vals
+	start []int
+	cols  []int32
+	vals  []float64
+}
+
+// jointDense computes P = (P_j|i + P_i|j)/(2n) over all pairs.
+func jointDense(n int, rows Rows, perp float64, interrupt func() error) (*affinities, error) {
+	P := make([]float64, n*n)
+	d := make([]float64, n)
+	for i := 0; i < n; i++ {
+		if err := poll(interrupt, i); err != nil {
+			return nil, err
+		}
+		if err := rows(i, d); err != nil {
+			return nil, err
+		}
+		if err := clampRow(i, d); err != nil {
+			return nil, err
+		}
+		calibrate(d, i, perp, P[i*n:(i+1)*n])
+	}
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			v := math.Max((P[i*n+j]+P[j*n+i])/(2*float64(n)), 1e-12)
+			P[i*n+j], P[j*n+i] = v, v
+		}
+		P[i*n+i] = 0
+	}
+	return &affinities{n: n, dense: P}, nil
+}
+
+// jointSparse keeps each row's k = ⌊3·perplexity⌋ + 1 nearest neighbours
+// (ties by index), calibrates over them and symmetrises, as scikit-learn's
+// Barnes–Hut path does.
+func jointSparse(n int, rows Rows, perp float64, interrupt func() error) (*affinities, error) {
+	k := min(n-1, int(3*perp)+1)
+	d := make([]float64, n)
+	idx := make([]int, n)
+	nd, np := make([]float64, k+1), make([]float64, k+1)
+	type entry struct {
+		i, j int32
+		v    float64
+	}
+	cond := make([]entry, 0, n*k)
+	for i := 0; i < n; i++ {
+		if err := poll(interrupt, i); err != nil {
+			return nil, err
+		}
+		if err := rows(i, d); err != nil {
+			return nil, err
+		}
+		if err := clampRow(i, d); err != nil {
+			return nil, err
+		}
+		for j := range idx {
+			idx[j] = j
+		}
+		sort.Slice(idx, func(a, b int) bool {
+			if d[idx[a]] != d[idx[b]] || idx[a] == i || idx[b] == i {
+				if idx[a] == i {
+					return true
+				}
+				if idx[b] == i {
+					return false
+				}
+				return d[idx[a]] < d[idx[b]]
+			}
+			return idx[a] < idx[b]
+		})
+		nb := idx[1 : k+1]
+		for t, j := range nb {
+			nd[t] = d[j]
+		}
+		calibrate(nd[:k], -1, perp, np[:k])
+		for t, j := range nb {
+			cond = append(cond, entry{int32(i), int32(j), np[t]})
+		}
+	}
+	// P = (C + Cᵀ) / sum: gather both directions per row, merge duplicates.
+	all := make([]entry, 0, 2*len(cond))
+	for _, e := range cond {
+		all = append(all, e, entry{e.j, e.i, e.v})
+	}
+	sort.Slice(all, func(a, b int) bool {
+		if all[a].i != all[b].i {
+			return all[a].i < all[b].i
+		}
+		return all[a].j < all[b].j
+	})
+	a := &affinities{n: n, start: make([]int, n+1)}
+	total := 0.0
+	for t := 0; t < len(all); {
+		e := all[t]
+		v := 0.0
+		for ; t < len(all) && all[t].i == e.i && all[t].j == e.j; t++ {
+			v += all[t].v
+		}
+		a.cols, a.vals = append(a.cols, e.j), append(a.vals, v)
+		a.start[e.i+1]++
+		total += v
+	}
+	for i := 0; i < n; i++ {
+		a.start[i+1] += a.start[i]
+	}
+	for t := range a.vals {
+		a.vals[t] = math.Max(a.vals[t]/total, 1e-12)
+	}
+	return a, nil
+}
+
+func poll(interrupt func() error, i int) error {
+	if interrupt != nil && i%64 == 0 {
+		return interrupt()
+	}
+	return nil
+}
+
+// Fit embeds n objects whose squared distances rows gives.
+func Fit(n int, rows Rows, opt Options) (*Embedding, error) {
+	method, err := opt.check(n)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Theta == 0 {
+		opt.Theta = 0.5
+	}
+	var P *affinities
+	if method == Exact {
+		P, err = jointDense(n, rows, opt.Perplexity, opt.Interrupt)
+	} else {
+		P, err = jointSparse(n, rows, opt.Perplexity, opt.Interrupt)
+	}
+	if err != nil {
+		return nil, err
+	}
+	e := &Embedding{N: n, Dims: opt.Dims, Y: initial(n, opt.Dims, opt.Seed), Method: method, Perplexity: opt.Perplexity}
+	g := newGradient(P, opt.Dims, opt.Theta)
+	if err := optimise(e.Y, g, n, opt); err != nil {
+		return nil, err
+	}
+	e.Iterations = opt.Iterations
+	e.KL = g.kl(e.Y)
+	return e, nil
+}
+
+// initial is the seeded start: N(0, 10⁻⁴) coordinates from SplitMix64
+// and the Box–Muller transform, fixed forever.
+func initial(n, dims int, seed uint64) []float64 {
+	g := splitMix64{seed}
+	Y := make([]float64, n*dims)
+	for i := 0; i < len(Y); i += 2 {
+		u1 := (float64(g.next()>>11) + 0.5) / (1 << 53)
+		u2 := float64(g.next()>>11) / (1 << 53)
+		r := math.Sqrt(-2 * math.Log(u1))
+		Y[i] = 1e-4 * r * math.Cos(2*math.Pi*u2)
+		if i+1 < len(Y) {
+			Y[i+1] = 1e-4 * r * math.Sin(2*math.Pi*u2)
+		}
+	}
+	return Y
+}
+
+type splitMix64 struct{ s uint64 }
+
+func (g *splitMix64) next() uint64 {
+	g.s += 0x9e3779b97f4a7c15
+	z := g.s
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// optimise is scikit-learn's _gradient_descent: 250 iterations with P
+// exaggerated 12 times and momentum 0.5, then momentum 0.8; gains grow by
+// 0.2 where the step keeps its direction and shrink by 0.8 where it turns,
+// never below 0.01; learning rate max(n/12/4, 50).
+func optimise(Y []float64, g *gradient, n int, opt Options) error {
+	lr := math.Max(float64(n)/12/4, 50)
+	update := make([]float64, len(Y))
+	gains := make([]float64, len(Y))
+	for i := range gains {
+		gains[i] = 1
+	}
+	grad := make([]float64, len(Y))
+	for it := 0; it < opt.Iterations; it++ {
+		if opt.Interrupt != nil {
+			if err := opt.Interrupt(); err != nil {
+				return err
+			}
+		}
+		exag, mom := 1.0, 0.8
+		if it < 250 {
+			exag, mom = 12, 0.5
+		}
+		if err := g.compute(Y, exag, grad); err != nil {
+			return err
+		}
+		for i := range Y {
+			if update[i]*grad[i] < 0 {
+				gains[i] += 0.2
+			} else {
+				gains[i] *= 0.8
+			}
+			gains[i] = math.Max(gains[i], 0.01)
+			update[i] = mom*update[i] - lr*gains[i]*grad[i]
+			Y[i] += update[i]
+		}
+	}
+	return nil
+}

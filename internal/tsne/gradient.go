@@ -1,0 +1,134 @@
+package tsne
+
+import (
+	"math"
+	"runtime"
+
+	"github.com/ksql/ksql/internal/par"
+)
+
+// gradient computes KL(P‖Q)'s gradient for an embedding, exactly or by
+// Barnes–Hut; its buffers are reused across iterations.
+type gradient struct {
+	P     *affinities
+	dims  int
+	theta float64
+	tree  quadtree
+	rep   []float64 // per point: Σ q²Z·(y_i − y_j) (Barnes–Hut)
+	sumQ  []float64 // per point: Σ_j qZ
+}
+
+func newGradient(P *affinities, dims int, theta float64) *gradient {
+	return &gradient{P: P, dims: dims, theta: theta, rep: make([]float64, P.n*dims), sumQ: make([]float64, P.n)}
+}
+
+func (g *gradient) compute(Y []float64, exag float64, grad []float64) error {
+	if g.P.dense != nil {
+		g.exact(Y, exag, grad)
+		return nil
+	}
+	return g.barnesHut(Y, exag, grad)
+}
+
+func sqDist(Y []float64, i, j, dims int) float64 {
+	s := 0.0
+	for c := 0; c < dims; c++ {
+		d := Y[i*dims+c] - Y[j*dims+c]
+		s += d * d
+	}
+	return s
+}
+
+// exact: ∂C/∂y_i = 4 Σ_j (exag·p_ij − q_ij)(y_i − y_j)/(1 + ‖y_i − y_j‖²).
+func (g *gradient) exact(Y []float64, exag float64, grad []float64) {
+	n, d := g.P.n, g.dims
+	Z := 0.0
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			if i != j {
+				Z += 1 / (1 + sqDist(Y, i, j, d))
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		gi := grad[i*d : (i+1)*d]
+		clear(gi)
+		for j := 0; j < n; j++ {
+			if i == j {
+				continue
+			}
+			w := 1 / (1 + sqDist(Y, i, j, d))
+			f := 4 * (exag*g.P.dense[i*n+j] - w/Z) * w
+			for c := 0; c < d; c++ {
+				gi[c] += f * (Y[i*d+c] - Y[j*d+c])
+			}
+		}
+	}
+}
+
+// barnesHut: attraction over the sparse P exactly, repulsion from the
+// quadtree's cells that look small from y_i (width/distance < θ).
+func (g *gradient) barnesHut(Y []float64, exag float64, grad []float64) error {
+	n := g.P.n
+	g.tree.build(Y, n)
+	// Each point's sums land in its own slots and Z adds them in index
+	// order below, so the bits do not depend on the workers.
+	err := par.For("tsne", n, par.Workers(runtime.GOMAXPROCS(0), n/64), 64, func(_, i int) error {
+		g.sumQ[i] = g.tree.repulse(i, Y[2*i], Y[2*i+1], g.theta, g.rep[2*i:2*i+2])
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	Z := 0.0
+	for _, s := range g.sumQ {
+		Z += s
+	}
+	for i := 0; i < n; i++ {
+		var ax, ay float64
+		for t := g.P.start[i]; t < g.P.start[i+1]; t++ {
+			j := int(g.P.cols[t])
+			dx, dy := Y[2*i]-Y[2*j], Y[2*i+1]-Y[2*j+1]
+			w := exag * g.P.vals[t] / (1 + dx*dx + dy*dy)
+			ax += w * dx
+			ay += w * dy
+		}
+		grad[2*i] = 4 * (ax - g.rep[2*i]/Z)
+		grad[2*i+1] = 4 * (ay - g.rep[2*i+1]/Z)
+	}
+	return nil
+}
+
+// kl is KL(P‖Q) = Σ p_ij log(p_ij / q_ij), with Z exact.
+func (g *gradient) kl(Y []float64) float64 {
+	n, d := g.P.n, g.dims
+	Z := 0.0
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			if i != j {
+				Z += 1 / (1 + sqDist(Y, i, j, d))
+			}
+		}
+	}
+	s := 0.0
+	add := func(i, j int, p float64) {
+		q := math.Max(1/(1+sqDist(Y, i, j, d))/Z, 1e-300)
+		s += p * math.Log(math.Max(p, 1e-12)/q)
+	}
+	if g.P.dense != nil {
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				if i != j {
+					add(i, j, g.P.dense[i*n+j])
+				}
+			}
+		}
+		return s
+	}
+	for i := 0; i < n; i++ {
+		for t := g.P.start[i]; t < g.P.start[i+1]; t++ {
+			add(i, int(g.P.cols[t]), g.P.vals[t])
+		}
+	}
+	return s
+}

@@ -1,0 +1,124 @@
+package tsne
+
+import "math"
+
+// quadtree is a Barnes–Hut tree over 2-D points, its nodes in one slice
+// reused across iterations (no allocation once grown).
+type quadtree struct {
+	nodes []qnode
+	y     []float64 // the points, row-major (x, y)
+}
+
+type qnode struct {
+	cx, cy, half float64 // the cell: centre and half width
+	mx, my       float64 // sum of the points' coordinates (centre of mass × count)
+	count        int
+	point        int32    // the one point of a leaf, −1 for none
+	child        [4]int32 // 0 for none (node 0 is the root, never a child)
+}
+
+const maxDepth = 48
+
+func (t *quadtree) build(Y []float64, n int) {
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for i := 0; i < n; i++ {
+		minX, maxX = math.Min(minX, Y[2*i]), math.Max(maxX, Y[2*i])
+		minY, maxY = math.Min(minY, Y[2*i+1]), math.Max(maxY, Y[2*i+1])
+	}
+	half := math.Max(maxX-minX, maxY-minY)/2*(1+1e-9) + 1e-12
+	t.y = Y
+	t.nodes = append(t.nodes[:0], qnode{cx: (minX + maxX) / 2, cy: (minY + maxY) / 2, half: half, point: -1})
+	for i := 0; i < n; i++ {
+		t.insert(0, i, Y[2*i], Y[2*i+1], 0)
+	}
+}
+
+func (t *quadtree) insert(k, i int, x, y float64, depth int) {
+	for {
+		nd := &t.nodes[k]
+		nd.mx += x
+		nd.my += y
+		nd.count++
+		if nd.count == 1 {
+			nd.point = int32(i)
+			return
+		}
+		if depth >= maxDepth { // coincident points: the leaf keeps their sum
+			return
+		}
+		if nd.point >= 0 { // split: push the old point down
+			p := int(nd.point)
+			nd.point = -1
+			px, py := t.y[2*p], t.y[2*p+1]
+			c := t.child(k, px, py)
+			t.nodes[c].mx, t.nodes[c].my, t.nodes[c].count, t.nodes[c].point = px, py, 1, int32(p)
+		}
+		k = t.child(k, x, y)
+		depth++
+	}
+}
+
+// child returns the child of node k holding (x, y), creating it.
+func (t *quadtree) child(k int, x, y float64) int {
+	nd := t.nodes[k]
+	q := 0
+	cx, cy, h := nd.cx-nd.half/2, nd.cy-nd.half/2, nd.half/2
+	if x >= nd.cx {
+		q |= 1
+		cx = nd.cx + h
+	}
+	if y >= nd.cy {
+		q |= 2
+		cy = nd.cy + h
+	}
+	if c := nd.child[q]; c != 0 {
+		return int(c)
+	}
+	t.nodes = append(t.nodes, qnode{cx: cx, cy: cy, half: h, point: -1})
+	c := len(t.nodes) - 1
+	t.nodes[k].child[q] = int32(c)
+	return c
+}
+
+// repulse sums, for point i at (x, y), qZ = 1/(1 + d²) over the other
+// points and adds Σ (qZ)²·(y_i − y_j) into rep (reset first); cells whose
+// width over distance is below θ count as one point at their centre of
+// mass (with θ < 0.7 such a cell never holds y_i itself). It walks iteratively, so its order, and its bits, are fixed.
+func (t *quadtree) repulse(i int, x, y, theta float64, rep []float64) float64 {
+	rep[0], rep[1] = 0, 0
+	var stack [4*maxDepth + 8]int32
+	top := 1
+	stack[0] = 0
+	sum := 0.0
+	for top > 0 {
+		top--
+		nd := &t.nodes[stack[top]]
+		if nd.count == 0 {
+			continue
+		}
+		cnt := float64(nd.count)
+		mx, my := nd.mx/cnt, nd.my/cnt
+		dx, dy := x-mx, y-my
+		d2 := dx*dx + dy*dy
+		leaf := nd.child == [4]int32{}
+		if leaf || 2*nd.half < theta*math.Sqrt(d2) {
+			// i's own leaf: a single point, or points at i's place that
+			// share a leaf below maxDepth; leave i out.
+			if leaf && (nd.point == int32(i) && nd.count == 1 || nd.count > 1 && d2 <= 1e-24*(1+x*x+y*y)) {
+				cnt--
+			}
+			q := 1 / (1 + d2)
+			sum += cnt * q
+			rep[0] += cnt * q * q * dx
+			rep[1] += cnt * q * q * dy
+			continue
+		}
+		for c := 3; c >= 0; c-- {
+			if ch := nd.child[c]; ch != 0 {
+				stack[top] = ch
+				top++
+			}
+		}
+	}
+	return sum
+}
