@@ -32,6 +32,9 @@ func storedAnswers(t *testing.T, db *sql.DB) [][]any {
 		"SELECT vector FROM m('[0.5, 1.5]')",
 		"SELECT id, label, prediction, decision, cv_prediction FROM s",
 		"SELECT prediction, decision FROM s('[0.5, 1.5]')",
+		"SELECT id, x1, x2 FROM ts",
+		"SELECT x1, x2 FROM ts('[0.5, 1.5]')",
+		"SELECT id, prediction FROM r",
 	} {
 		rows, err := queryRows(db, q)
 		if err != nil {
@@ -74,8 +77,10 @@ func TestStoredFits(t *testing.T) {
 			mustExec(t, db, `CREATE VIRTUAL TABLE p USING kpca(table=pts, id=id, column=v, kernel='gauss(sigma=2)', components=2)`)
 			mustExec(t, db, `CREATE VIRTUAL TABLE m USING kernel_map(table=pts, id=id, column=v, kernel='poly(degree=2)')`)
 			mustExec(t, db, `CREATE VIRTUAL TABLE s USING svm(table=pts, id=id, column=v, label=class, kernel='gauss(sigma=1)', C=3, folds=2)`)
-			if got := fitCount(t, db); got != 3 {
-				t.Fatalf("fit_count after three CREATEs = %d, want 3", got)
+			mustExec(t, db, `CREATE VIRTUAL TABLE ts USING tsne(table=pts, id=id, column=v, kernel='gauss(sigma=2)', perplexity=3, iterations=300)`)
+			mustExec(t, db, `CREATE VIRTUAL TABLE r USING krr(query='SELECT id, v, id * 0.5 FROM pts', kernel='gauss(sigma=2)', alpha=0.5, folds=3)`)
+			if got := fitCount(t, db); got != 5 {
+				t.Fatalf("fit_count after five CREATEs = %d, want 5", got)
 			}
 			want := storedAnswers(t, db)
 			db.Close()
@@ -154,7 +159,7 @@ func TestStoredFits(t *testing.T) {
 			if err := db.QueryRow("SELECT data FROM s_fit WHERE part = 'module'").Scan(&sh); err != nil || string(sh) != "svm" {
 				t.Fatalf("a failed 'refit' must leave the stored fit: %q %v", sh, err)
 			}
-			for _, tab := range []string{"p", "m", "s"} {
+			for _, tab := range []string{"p", "m", "s", "ts", "r"} {
 				mustExec(t, db, "DROP TABLE "+tab)
 			}
 			var left int

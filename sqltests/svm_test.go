@@ -260,3 +260,42 @@ func TestSVMStringsAgainstScikitLearn(t *testing.T) {
 		}
 	}
 }
+
+// TestTSNEDigitsAgainstScikitLearn: the tsne table's picture of all 1,797
+// digits (gauss σ = 30, Barnes–Hut) is as trustworthy as scikit-learn's
+// TSNE on the same distances (internal/tsne/testdata/ref_digits.json), to
+// 0.005, with a KL divergence within 10%.
+func TestTSNEDigitsAgainstScikitLearn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a full t-SNE of 1,797 objects per driver")
+	}
+	b, err := os.ReadFile("../internal/tsne/testdata/ref_digits.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref struct {
+		Runs []struct{ KL, Trustworthiness float64 } `json:"runs"`
+	}
+	if err := json.Unmarshal(b, &ref); err != nil {
+		t.Fatal(err)
+	}
+	X := features(t, testData(t, "digits.csv"), 2, 66, 1)
+	for _, drv := range drivers {
+		t.Run(driverLabel(drv), func(t *testing.T) {
+			db := OpenDB(t, drv)
+			loadVectors(t, db, "digits", X, true)
+			mustExec(t, db, `CREATE VIRTUAL TABLE tp USING tsne(table=digits, id=id, column=v, kernel='gauss(sigma=30)', perplexity=30, seed=0)`)
+			var tw, kl float64
+			if err := db.QueryRow("SELECT value FROM ksql_model('tp') WHERE name = 'trustworthiness'").Scan(&tw); err != nil {
+				t.Fatal(err)
+			}
+			if err := db.QueryRow("SELECT value FROM ksql_model('tp') WHERE name = 'kl_divergence'").Scan(&kl); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("trustworthiness %.5f (scikit-learn %.5f), KL %.4f (%.4f)", tw, ref.Runs[0].Trustworthiness, kl, ref.Runs[0].KL)
+			if math.Abs(tw-ref.Runs[0].Trustworthiness) > 0.005 || math.Abs(kl-ref.Runs[0].KL) > 0.1*ref.Runs[0].KL {
+				t.Fatalf("trustworthiness %v, KL %v against scikit-learn's %+v", tw, kl, ref.Runs[0])
+			}
+		})
+	}
+}

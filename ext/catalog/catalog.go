@@ -44,6 +44,7 @@ var Extension = host.Extension{
 		{Name: "svm", Module: vtab.SVM},
 		{Name: "krr", Module: vtab.KRR},
 		{Name: "klms", Module: vtab.KLMS},
+		{Name: "tsne", Module: vtab.TSNE},
 		{Name: "ksql_model", Module: vtab.KSQLModel},
 	},
 	Settings: []*host.Setting{

@@ -9,6 +9,7 @@ import (
 	"github.com/ksql/ksql/internal/kernels"
 	"github.com/ksql/ksql/internal/kpca"
 	"github.com/ksql/ksql/internal/svm"
+	"github.com/ksql/ksql/internal/tsne"
 )
 
 // The stored forms of each model's fit (see stored.go). A fit stores what
@@ -164,3 +165,34 @@ func decodeRegress(_ model, f *fitting, s *storedFit) (fitted, error) {
 }
 
 var _ fitEncoder = (*regressFit)(nil)
+
+// tsneWire is a t-SNE fit's stored form.
+type tsneWire struct {
+	E     *tsne.Embedding
+	Diag  []float64
+	Trust float64
+}
+
+func (fit *tsneFit) encode() ([]fitPart, error) {
+	var buf bytes.Buffer
+	err := gob.NewEncoder(&buf).Encode(tsneWire{fit.e, fit.diag, fit.trust})
+	return []fitPart{{name: "tsne", data: buf.Bytes()}}, err
+}
+
+func decodeTSNE(_ model, f *fitting, s *storedFit) (fitted, error) {
+	b, err := s.part("tsne")
+	if err != nil {
+		return nil, err
+	}
+	var w tsneWire
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&w); err != nil {
+		return nil, err
+	}
+	n := len(f.objs())
+	if w.E == nil || w.E.N != n || w.E.Dims < 1 || len(w.E.Y) != n*w.E.Dims || len(w.Diag) != n {
+		return nil, errors.New("the stored t-SNE does not match its source")
+	}
+	return &tsneFit{e: w.E, diag: w.Diag, trust: w.Trust, basis: f.objs()}, nil
+}
+
+var _ fitEncoder = (*tsneFit)(nil)

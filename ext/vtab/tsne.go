@@ -1,0 +1,177 @@
+package vtab
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/ksql/ksql/internal/kernels"
+	"github.com/ksql/ksql/internal/tsne"
+)
+
+// tsneKind is tsne(id, x1 … xd, input HIDDEN): a t-SNE picture of the
+// kernel's feature space, on the distances d²(x, z) = k(x,x) − 2k(x,z) +
+// k(z,z); a new object is placed against the fixed embedding.
+var tsneKind = modelKind{
+	name:      "tsne",
+	keys:      []string{"dims", "perplexity", "seed", "iterations", "method"},
+	configure: configureTSNE,
+	decode:    decodeTSNE,
+}
+
+type tsneModel struct{ opt tsne.Options }
+
+func configureTSNE(opts options) (model, error) {
+	dims, err := opts.integer("dims", 2, 1, 3)
+	if err != nil {
+		return nil, err
+	}
+	perp, err := opts.real("perplexity", 30, func(f float64) bool { return f > 0 }, "a number > 0 and below the number of objects − 1 (default 30)")
+	if err != nil {
+		return nil, err
+	}
+	seed, err := opts.integer("seed", 0, 0, 1<<62)
+	if err != nil {
+		return nil, err
+	}
+	iters, err := opts.integer("iterations", 1000, 250, tsne.MaxIterations)
+	if err != nil {
+		return nil, err
+	}
+	m := &tsneModel{opt: tsne.Options{Dims: int(dims), Perplexity: perp, Seed: uint64(seed), Iterations: int(iters)}}
+	method, _, err := opts.text("method")
+	if err != nil {
+		return nil, err
+	}
+	switch strings.ToLower(method) {
+	case "":
+	case "exact":
+		m.opt.Method = tsne.Exact
+	case "barnes_hut", "barnes-hut":
+		if dims != 2 {
+			return nil, fmt.Errorf("method=barnes_hut works in dims=2 only; use method=exact for dims=%d", dims)
+		}
+		m.opt.Method = tsne.BarnesHut
+	default:
+		return nil, fmt.Errorf("method=%s: allowed barnes_hut (the default above %d objects in 2 dimensions) or exact", method, tsne.BarnesHutAbove)
+	}
+	return m, nil
+}
+
+func (m *tsneModel) columns() []string {
+	cols := make([]string, m.opt.Dims)
+	for c := range cols {
+		cols[c] = "x" + strconv.Itoa(c+1) + " REAL"
+	}
+	return cols
+}
+
+// tsneFit is an embedding with what placing a new object needs.
+type tsneFit struct {
+	e     *tsne.Embedding
+	diag  []float64 // k(x_i, x_i)
+	trust float64   // NaN when n ≤ 10
+	basis []kernels.Object
+}
+
+func (m *tsneModel) fit(f *fitting) (fitted, error) {
+	n := len(f.objs())
+	if need := tsne.Bytes(n, m.opt) + int64(n)*int64(n)*8; need > f.maxBytes() {
+		return nil, fmt.Errorf("t-SNE of %d objects needs %s (the kernel's n×n matrix, and n² affinities with method=exact), more than max_gram_bytes = %d; "+
+			"raise it with SELECT ksql_config('max_gram_bytes', N)", n, sizeText(need), f.maxBytes())
+	}
+	K, release, err := fullGram(f, "tsne")
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	diag := make([]float64, n)
+	for i := range diag {
+		diag[i] = K[i*n+i]
+	}
+	rows := func(i int, dst []float64) error {
+		for j := range dst {
+			dst[j] = diag[i] + diag[j] - 2*K[i*n+j]
+		}
+		return nil
+	}
+	opt := m.opt
+	opt.Interrupt = f.err
+	e, err := tsne.Fit(n, rows, opt)
+	if err != nil {
+		return nil, tsneError(f, err)
+	}
+	fit := &tsneFit{e: e, diag: diag, trust: math.NaN(), basis: f.objs()}
+	if n > 10 {
+		if fit.trust, err = tsne.Trustworthiness(e, rows, 5, f.err); err != nil {
+			return nil, tsneError(f, err)
+		}
+	}
+	return fit, nil
+}
+
+func tsneError(f *fitting, err error) error {
+	var pe *tsne.ParamError
+	var de *tsne.DistanceError
+	switch {
+	case errors.As(err, &pe) && pe.Name == "objects":
+		return fitFailure{fmt.Errorf("the source has %v objects; t-SNE needs at least 4", pe.Value)}
+	case errors.As(err, &pe):
+		return fitFailure{fmt.Errorf("%s=%v: allowed %s", pe.Name, pe.Value, pe.Allowed)}
+	case errors.As(err, &de):
+		return fitFailure{f.objError(de.Row, de.Col, fmt.Errorf("the feature-space distance² is %v; a picture needs finite kernel values (use normalize(...) for long texts)", de.Value))}
+	}
+	return f.fitError(err)
+}
+
+func (fit *tsneFit) stored(o int, dst []any) {
+	d := fit.e.Dims
+	for c := range dst {
+		dst[c] = fit.e.Y[o*d+c]
+	}
+}
+
+func (fit *tsneFit) predict(z *newObject, dst []any) error {
+	kz, err := z.kernels(fit.basis)
+	if err != nil {
+		return err
+	}
+	kzz, err := z.kernels([]kernels.Object{z.z})
+	if err != nil {
+		return err
+	}
+	for j := range kz {
+		kz[j] = kzz[0] + fit.diag[j] - 2*kz[j]
+	}
+	pos := make([]float64, fit.e.Dims)
+	if err := fit.e.Place(kz, pos); err != nil {
+		return fmt.Errorf("input: %v", err)
+	}
+	for c, v := range pos {
+		dst[c] = v
+	}
+	return nil
+}
+
+func (fit *tsneFit) report() [][2]any {
+	method := "exact"
+	if fit.e.Method == tsne.BarnesHut {
+		method = "barnes_hut"
+	}
+	out := [][2]any{{"method", method}, {"perplexity", fit.e.Perplexity}, {"iterations", int64(fit.e.Iterations)},
+		{"kl_divergence", fit.e.KL}}
+	if !math.IsNaN(fit.trust) {
+		out = append(out, [2]any{"trustworthiness", fit.trust})
+	}
+	return out
+}
+
+// TSNE is the tsne module.
+var TSNE = newModelModule(&tsneKind)
+
+var (
+	_ fitted   = (*tsneFit)(nil)
+	_ reporter = (*tsneFit)(nil)
+)
