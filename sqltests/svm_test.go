@@ -299,3 +299,58 @@ func TestTSNEDigitsAgainstScikitLearn(t *testing.T) {
 		})
 	}
 }
+
+// TestKFDAIrisAgainstScipy: kfda on iris (gauss σ = 1, reg = 0.1, rows
+// with id % 5 ≠ 0) gives the projections, of stored rows and of the held
+// out rows through the hidden input, of an independent scipy solution
+// (internal/fda/testdata/make_ref.py), to 1e-6.
+func TestKFDAIrisAgainstScipy(t *testing.T) {
+	b, err := os.ReadFile("../internal/fda/testdata/ref.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref struct {
+		Cases []struct {
+			Train [][]float64 `json:"train"`
+			Test  [][]float64 `json:"test"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(b, &ref); err != nil {
+		t.Fatal(err)
+	}
+	rows := testData(t, "iris.csv")
+	X := features(t, rows, 1, 5, 1)
+	for _, drv := range drivers {
+		t.Run(driverLabel(drv), func(t *testing.T) {
+			db := OpenDB(t, drv)
+			loadVectors(t, db, "iris", X, false)
+			mustExec(t, db, "ALTER TABLE iris ADD COLUMN species TEXT")
+			for i, r := range rows {
+				mustExec(t, db, "UPDATE iris SET species = ? WHERE id = ?", r[5], i)
+			}
+			mustExec(t, db, `CREATE VIRTUAL TABLE f USING kfda(query='SELECT id, v, species FROM iris WHERE id % 5 <> 0',
+				kernel='gauss(sigma=1)', components=2, reg=0.1)`)
+			got, err := queryRows(db, "SELECT f1, f2 FROM f ORDER BY id")
+			if err != nil || len(got) != 120 {
+				t.Fatalf("%d rows, %v", len(got), err)
+			}
+			near := func(what string, g any, w float64) {
+				if math.Abs(g.(float64)-w) > 1e-6*math.Max(1, math.Abs(w)) {
+					t.Fatalf("%s: %v, scipy %v", what, g, w)
+				}
+			}
+			for i, r := range got {
+				near("f1", r[0], ref.Cases[0].Train[i][0])
+				near("f2", r[1], ref.Cases[0].Train[i][1])
+			}
+			for k := 0; k < 30; k++ {
+				var f1, f2 float64
+				if err := db.QueryRow("SELECT f1, f2 FROM f(?)", jsonVec(X[5*k])).Scan(&f1, &f2); err != nil {
+					t.Fatal(err)
+				}
+				near("new f1", f1, ref.Cases[0].Test[k][0])
+				near("new f2", f2, ref.Cases[0].Test[k][1])
+			}
+		})
+	}
+}

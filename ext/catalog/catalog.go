@@ -45,6 +45,7 @@ var Extension = host.Extension{
 		{Name: "krr", Module: vtab.KRR},
 		{Name: "klms", Module: vtab.KLMS},
 		{Name: "tsne", Module: vtab.TSNE},
+		{Name: "kfda", Module: vtab.KFDA},
 		{Name: "ksql_model", Module: vtab.KSQLModel},
 	},
 	Settings: []*host.Setting{

@@ -6,6 +6,7 @@ import (
 	"encoding/gob"
 	"errors"
 
+	"github.com/ksql/ksql/internal/fda"
 	"github.com/ksql/ksql/internal/kernels"
 	"github.com/ksql/ksql/internal/kpca"
 	"github.com/ksql/ksql/internal/svm"
@@ -196,3 +197,29 @@ func decodeTSNE(_ model, f *fitting, s *storedFit) (fitted, error) {
 }
 
 var _ fitEncoder = (*tsneFit)(nil)
+
+func (fit *kfdaFit) encode() ([]fitPart, error) {
+	var buf bytes.Buffer
+	err := gob.NewEncoder(&buf).Encode(fit.m)
+	return []fitPart{{name: "kfda", data: buf.Bytes()}}, err
+}
+
+func decodeKFDA(_ model, f *fitting, s *storedFit) (fitted, error) {
+	b, err := s.part("kfda")
+	if err != nil {
+		return nil, err
+	}
+	var m fda.Model
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&m); err != nil {
+		return nil, err
+	}
+	labels := f.extra("label")
+	classes, _, err := svmClasses(f, labels)
+	n := len(f.objs())
+	if err != nil || m.N != n || m.Components < 1 || len(m.Alpha) != n*m.Components || len(m.Proj) != n*m.Components {
+		return nil, errors.New("the stored kfda does not match its source")
+	}
+	return &kfdaFit{m: &m, classes: classes, labels: labels, f: f}, nil
+}
+
+var _ fitEncoder = (*kfdaFit)(nil)

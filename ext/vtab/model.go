@@ -201,6 +201,12 @@ func (m modelModule) newTable(c *host.Conn, args []string) (*modelTable, error) 
 		return nil, err
 	}
 	t.cols = t.model.columns()
+	for _, c := range append([]string{"id", "input"}, t.cols...) {
+		if name, _, _ := strings.Cut(c, " "); strings.EqualFold(name, t.name.name) {
+			return nil, fmt.Errorf("a table named %s would clash with its column %s (the hidden column named after the table takes INSERT INTO %s(%s) VALUES ('refit')); choose another name",
+				t.name.name, name, t.name.name, t.name.name)
+		}
+	}
 	if b, ok := t.model.(boundedModel); ok {
 		t.src.bound = func(n int) error { return b.tooMany(n, maxGramBytes(c)) }
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ksql/ksql/ext/host"
 	"github.com/ksql/ksql/internal/cv"
+	"github.com/ksql/ksql/internal/kpca"
 )
 
 // What krr and klms share: numeric labels, the exact Gram matrix as a
@@ -36,12 +37,24 @@ func numericLabels(f *fitting) ([]float64, error) {
 	return y, nil
 }
 
+// gramTooBig is the max_gram_bytes error of an exact fit on n objects.
+func gramTooBig(module string, n int, need, max int64) error {
+	return fmt.Errorf("the exact method on %d objects needs a %d×%d Gram matrix (%s), more than max_gram_bytes = %d; "+
+		"raise it with SELECT ksql_config('max_gram_bytes', N)%s", n, n, n, sizeText(need), max, nystromHint(module))
+}
+
+// exactTooMany is boundedModel's check for models that build the exact
+// Gram matrix: the source read stops keeping rows past the bound.
+func exactTooMany(module string, n int, max int64) error {
+	if need := kpca.ExactBytes(n); need > max {
+		return gramTooBig(module, n, need, max)
+	}
+	return nil
+}
+
 // fullGram returns the exact Gram matrix with both triangles filled.
 func fullGram(f *fitting, module string) ([]float64, func(), error) {
-	K, err := f.gram(func(n int, need, max int64) error {
-		return fmt.Errorf("the exact method on %d objects needs a %d×%d Gram matrix (%s), more than max_gram_bytes = %d; "+
-			"raise it with SELECT ksql_config('max_gram_bytes', N)%s", n, n, n, sizeText(need), max, nystromHint(module))
-	})
+	K, err := f.gram(func(n int, need, max int64) error { return gramTooBig(module, n, need, max) })
 	if err != nil {
 		return nil, nil, err
 	}
@@ -163,4 +176,27 @@ func mse(p, y []float64) float64 {
 var (
 	_ fitted   = (*regressFit)(nil)
 	_ reporter = (*regressFit)(nil)
+)
+
+func (m *krrModel) tooMany(n int, max int64) error {
+	if m.nystrom {
+		nl := int64(min(n, m.landmarks))
+		if need := int64(n)*nl*8 + nl*nl*24; need > max {
+			return fmt.Errorf("method=nystrom with %d landmarks on %d objects needs %s, more than max_gram_bytes = %d; "+
+				"lower landmarks= or raise the setting with SELECT ksql_config('max_gram_bytes', N)", nl, n, sizeText(need), max)
+		}
+		return nil
+	}
+	return exactTooMany("krr", n, max)
+}
+
+func (m *klmsModel) tooMany(n int, max int64) error { return exactTooMany("klms", n, max) }
+func (m *kfdaModel) tooMany(n int, max int64) error { return exactTooMany("kfda", n, max) }
+func (m *tsneModel) tooMany(n int, max int64) error { return exactTooMany("tsne", n, max) }
+
+var (
+	_ boundedModel = (*krrModel)(nil)
+	_ boundedModel = (*klmsModel)(nil)
+	_ boundedModel = (*kfdaModel)(nil)
+	_ boundedModel = (*tsneModel)(nil)
 )
