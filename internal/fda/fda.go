@@ -30,7 +30,9 @@ type ParamError struct {
 	Allowed string
 }
 
-func (e *ParamError) Error() string { return fmt.Sprintf("%s = %v: allowed %s", e.Name, e.Value, e.Allowed) }
+func (e *ParamError) Error() string {
+	return fmt.Sprintf("%s = %v: allowed %s", e.Name, e.Value, e.Allowed)
+}
 
 // SingularError says N + reg·I is not positive definite: reg is too small.
 type SingularError struct{ Reg float64 }
