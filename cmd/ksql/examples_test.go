@@ -61,7 +61,8 @@ func TestQuickstart(t *testing.T) {
 }
 
 // TestDigitsExample runs examples/digits/digits.sql: kernel PCA of the
-// digits and a picture coloured by digit.
+// digits, an svm with cross-validation and a t-SNE, with two pictures
+// coloured by digit.
 func TestDigitsExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits a kernel PCA of 1,797 images")
@@ -72,13 +73,38 @@ func TestDigitsExample(t *testing.T) {
 		"│     0 │    178 │",
 		"│  0 │     0 │ [0, 0, 5, 13, 9, 1, …]  │",
 		"\n6. The picture: each image at its two components, coloured by its digit\n",
+		"\n7. An SVM that tells the digits apart, with 5-fold cross-validation\n",
+		"│ cv_accuracy     │ 0.99276572064552 │",
+		"\n8. A t-SNE picture of the same kernel's feature space, coloured by digit\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the digits example's output lacks %q", want)
 		}
 	}
-	if len(pics) != 1 {
-		t.Fatalf("the digits example made pictures %v, want one", pics)
+	if len(pics) != 2 {
+		t.Fatalf("the digits example made pictures %v, want two", pics)
 	}
-	checkColours(t, pics[0], decodePNG(t, pics[0]), groupPalette[:10])
+	for _, p := range pics {
+		checkColours(t, p, decodePNG(t, p), groupPalette[:10])
+	}
+}
+
+// TestKernelsExample runs examples/digits/kernels.sql, the experiment of
+// the Persian notes: k2 must beat k1 on every figure, as the README says.
+func TestKernelsExample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two t-SNEs and two kernel Fisher discriminants")
+	}
+	out, pics := runExample(t, "digits/kernels.sql")
+	for _, want := range []string{
+		"│ k1     │               0.8478 │                 0.9333 │             0.8926 │",
+		"│ k2     │               0.9895 │                 0.9963 │                1.0 │",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the kernels example's output lacks %q:\n%s", want, out)
+		}
+	}
+	if len(pics) != 2 {
+		t.Fatalf("the kernels example made pictures %v, want two", pics)
+	}
 }

@@ -63,12 +63,12 @@ SELECT label AS digit, count(*) AS images, sum(cv_prediction = label) AS right_i
 FROM digits_svm GROUP BY label;
 SELECT name, value FROM ksql_model('digits_svm') WHERE name IN ('support_vectors', 'cv_accuracy');
 
--- ---------------------------------------------------------------------
--- To come, once ksql has the tsne module (DESIGN.md, "Feature-space
--- pictures"); the step will go here:
---
--- 8. A t-SNE picture of the same kernel's feature space:
---      CREATE VIRTUAL TABLE digits_tsne USING tsne(table=digit_vectors, id=id,
---          column=pixels, kernel='gauss(sigma=30)', dims=2, perplexity=30, seed=0);
---      .plot --title "t-SNE of the digits" SELECT t.x1, t.x2, v.digit FROM digits_tsne AS t JOIN digit_vectors AS v USING (id)
--- ---------------------------------------------------------------------
+.print
+.print "8. A t-SNE picture of the same kernel's feature space, coloured by digit"
+CREATE VIRTUAL TABLE digits_tsne USING tsne(table=digit_vectors, id=id,
+    column=pixels, kernel='gauss(sigma=30)', dims=2, perplexity=30, seed=0);
+SELECT name, round(value, 4) AS value FROM ksql_model('digits_tsne') WHERE name IN ('kl_divergence', 'trustworthiness');
+.plot --title "t-SNE of 1,797 handwritten digits, gauss(sigma=30)" SELECT t.x1, t.x2, v.digit FROM digits_tsne AS t JOIN digit_vectors AS v USING (id)
+
+-- Next: examples/digits/kernels.sql compares two polynomial kernels on
+-- digits 2, 4 and 7 with t-SNE and kernel Fisher discriminants.
