@@ -2,7 +2,10 @@ package tsne
 
 import (
 	"math"
+	"runtime"
 	"sort"
+
+	"github.com/ksql/ksql/internal/par"
 )
 
 // affinities are the symmetric joint probabilities P: dense (Exact) or
@@ -47,47 +50,45 @@ func jointDense(n int, rows Rows, perp float64, interrupt func() error) (*affini
 // Barnes–Hut path does.
 func jointSparse(n int, rows Rows, perp float64, interrupt func() error) (*affinities, error) {
 	k := min(n-1, int(3*perp)+1)
-	d := make([]float64, n)
-	idx := make([]int, n)
-	nd, np := make([]float64, k+1), make([]float64, k+1)
 	type entry struct {
 		i, j int32
 		v    float64
 	}
-	cond := make([]entry, 0, n*k)
-	for i := 0; i < n; i++ {
+	type scratch struct {
+		d, nd, np []float64
+		idx       []int
+	}
+	workers := par.Workers(runtime.GOMAXPROCS(0), n/16)
+	ws := make([]scratch, workers)
+	for w := range ws {
+		ws[w] = scratch{make([]float64, n), make([]float64, k), make([]float64, k), make([]int, 0, k+1)}
+	}
+	// Row i's entries land at cond[i·k:], so the order, and the bits, do
+	// not depend on the workers.
+	cond := make([]entry, n*k)
+	err := par.For("tsne", n, workers, 16, func(w, i int) error {
 		if err := poll(interrupt, i); err != nil {
-			return nil, err
+			return err
 		}
-		if err := rows(i, d); err != nil {
-			return nil, err
+		s := &ws[w]
+		if err := rows(i, s.d); err != nil {
+			return err
 		}
-		if err := clampRow(i, d); err != nil {
-			return nil, err
+		if err := clampRow(i, s.d); err != nil {
+			return err
 		}
-		for j := range idx {
-			idx[j] = j
-		}
-		sort.Slice(idx, func(a, b int) bool {
-			if d[idx[a]] != d[idx[b]] || idx[a] == i || idx[b] == i {
-				if idx[a] == i {
-					return true
-				}
-				if idx[b] == i {
-					return false
-				}
-				return d[idx[a]] < d[idx[b]]
-			}
-			return idx[a] < idx[b]
-		})
-		nb := idx[1 : k+1]
+		nb := nearest(s.d, i, k, s.idx[:0])
 		for t, j := range nb {
-			nd[t] = d[j]
+			s.nd[t] = s.d[j]
 		}
-		calibrate(nd[:k], -1, perp, np[:k])
+		calibrate(s.nd, -1, perp, s.np)
 		for t, j := range nb {
-			cond = append(cond, entry{int32(i), int32(j), np[t]})
+			cond[i*k+t] = entry{int32(i), int32(j), s.np[t]}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	// P = (C + Cᵀ) / sum: gather both directions per row, merge duplicates.
 	all := make([]entry, 0, 2*len(cond))
@@ -220,4 +221,52 @@ func optimise(Y []float64, g *gradient, n int, opt Options) error {
 		}
 	}
 	return nil
+}
+
+// nearest returns the k objects nearest to i by d (ties by index), in
+// increasing order, using heap (capacity k+1) as a bounded max-heap:
+// O(n log k) per row instead of a full sort.
+func nearest(d []float64, i, k int, heap []int) []int {
+	less := func(a, b int) bool { // a before b: nearer, or as near with a smaller index
+		return d[a] < d[b] || d[a] == d[b] && a < b
+	}
+	down := func(h []int, p int) {
+		for {
+			c := 2*p + 1
+			if c >= len(h) {
+				return
+			}
+			if c+1 < len(h) && less(h[c], h[c+1]) {
+				c++
+			}
+			if !less(h[p], h[c]) {
+				return
+			}
+			h[p], h[c] = h[c], h[p]
+			p = c
+		}
+	}
+	for j := range d {
+		if j == i {
+			continue
+		}
+		if len(heap) < k {
+			heap = append(heap, j)
+			for c := len(heap) - 1; c > 0; {
+				p := (c - 1) / 2
+				if !less(heap[p], heap[c]) {
+					break
+				}
+				heap[p], heap[c] = heap[c], heap[p]
+				c = p
+			}
+			continue
+		}
+		if less(j, heap[0]) {
+			heap[0] = j
+			down(heap, 0)
+		}
+	}
+	sort.Slice(heap, func(a, b int) bool { return less(heap[a], heap[b]) })
+	return heap
 }

@@ -71,7 +71,8 @@ func (e *DistanceError) Error() string {
 }
 
 // Rows supplies squared distances: Row(i, dst) sets dst[j] = d²(i, j) for
-// every j (len(dst) = n).
+// every j (len(dst) = n). It is called from several goroutines at once
+// (each with its own dst), so it must be safe for concurrent use.
 type Rows func(i int, dst []float64) error
 
 // Embedding is a fitted t-SNE.

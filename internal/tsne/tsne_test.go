@@ -256,3 +256,23 @@ func BenchmarkDigitsBarnesHut(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTiled10000BarnesHut: 10,000 points (digits tiled with noise),
+// distances computed row by row (memory O(n) beyond the neighbour lists).
+func BenchmarkTiled10000BarnesHut(b *testing.B) {
+	X := digits(b)
+	T := make([][]float64, 10000)
+	for i := range T {
+		src, c := X[i%len(X)], float64(i/len(X))
+		T[i] = make([]float64, len(src))
+		for j, v := range src {
+			T[i][j] = v + 0.37*c*float64((j*7+i)%5-2)
+		}
+	}
+	rows := gaussRows(T, 30)
+	for b.Loop() {
+		if _, err := Fit(len(T), rows, Options{Dims: 2, Perplexity: 30, Iterations: 1000}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
