@@ -16,9 +16,7 @@ func compareValues(a, b any) int {
 		return ca - cb
 	}
 	switch x := a.(type) {
-	case int64:
-		return compareNumbers(x, b)
-	case float64:
+	case int64, float64:
 		return compareNumbers(x, b)
 	case string:
 		return strings.Compare(x, b.(string))
