@@ -38,25 +38,9 @@ func wineTable(t *testing.T, drv string) (*sql.DB, [][]float64) {
 			X[i] = append(X[i], v)
 		}
 	}
-	for j := range X[0] {
-		var mean, sq float64
-		for i := range X {
-			mean += X[i][j]
-		}
-		mean /= float64(len(X))
-		for i := range X {
-			sq += (X[i][j] - mean) * (X[i][j] - mean)
-		}
-		for i := range X {
-			X[i][j] = (X[i][j] - mean) / math.Sqrt(sq/float64(len(X)))
-		}
-	}
+	zscore(X)
 	db := OpenDB(t, drv)
-	loadVectors(t, db, "wine", X, false)
-	mustExec(t, db, "ALTER TABLE wine ADD COLUMN alcohol REAL")
-	for i, r := range rows {
-		mustExec(t, db, "UPDATE wine SET alcohol = ? WHERE id = ?", r[2], i)
-	}
+	loadLabelled(t, db, "wine", "alcohol REAL", X, column(rows, 2), false)
 	return db, X
 }
 

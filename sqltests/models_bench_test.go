@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -16,22 +17,53 @@ import (
 // loaded: testdata/sklearn_models_bench.py times scikit-learn on the same
 // problems (same C, gamma, tol, alpha).
 
-// loadLabelled makes table name(id, v, y) from vectors and labels.
-func loadLabelled(b testing.TB, db *sql.DB, name string, X [][]float64, y []any) {
-	loadVectors(b, db, name, X, false)
-	mustExec(b, db, fmt.Sprintf("ALTER TABLE %s ADD COLUMN y", name))
+// loadLabelled makes table name(id, v, <col>) from vectors (float32
+// BLOBs when blob) and one label per row; col is a column definition
+// ("digit INTEGER").
+func loadLabelled(b testing.TB, db *sql.DB, name, col string, X [][]float64, y []any, blob bool) {
+	b.Helper()
+	loadVectors(b, db, name, X, blob)
+	mustExec(b, db, fmt.Sprintf("ALTER TABLE %s ADD COLUMN %s", name, col))
 	tx, err := db.Begin()
 	if err != nil {
 		b.Fatal(err)
 	}
 	for i, v := range y {
-		if _, err := tx.Exec(fmt.Sprintf("UPDATE %s SET y = ? WHERE id = ?", name), v, i); err != nil {
+		if _, err := tx.Exec(fmt.Sprintf("UPDATE %s SET %s = ? WHERE id = ?", name, strings.Fields(col)[0]), v, i); err != nil {
 			b.Fatal(err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
 		b.Fatal(err)
 	}
+}
+
+// zscore standardises each column with its mean and population standard
+// deviation, as the reference scripts do.
+func zscore(X [][]float64) {
+	for j := range X[0] {
+		var mean, sq float64
+		for i := range X {
+			mean += X[i][j]
+		}
+		mean /= float64(len(X))
+		for i := range X {
+			sq += (X[i][j] - mean) * (X[i][j] - mean)
+		}
+		sd := math.Sqrt(sq / float64(len(X)))
+		for i := range X {
+			X[i][j] = (X[i][j] - mean) / sd
+		}
+	}
+}
+
+// column returns column c of every row, as any (for loadLabelled).
+func column(rows [][]string, c int) []any {
+	out := make([]any, len(rows))
+	for i, r := range rows {
+		out[i] = r[c]
+	}
+	return out
 }
 
 func digitsLabelled(b testing.TB) ([][]float64, []any) {
@@ -69,19 +101,7 @@ func spamLabelled(b testing.TB) ([][]float64, []any) {
 		}
 		y[i] = r[len(r)-1]
 	}
-	for j := range X[0] {
-		var mean, sq float64
-		for i := range X {
-			mean += X[i][j]
-		}
-		mean /= float64(len(X))
-		for i := range X {
-			sq += (X[i][j] - mean) * (X[i][j] - mean)
-		}
-		for i := range X {
-			X[i][j] = (X[i][j] - mean) / math.Sqrt(sq/float64(len(X)))
-		}
-	}
+	zscore(X)
 	return X, y
 }
 
@@ -109,7 +129,7 @@ func BenchmarkSVMFitDigits(b *testing.B) {
 	for _, drv := range drivers {
 		b.Run(driverLabel(drv), func(b *testing.B) {
 			db := OpenDB(b, drv)
-			loadLabelled(b, db, "digits", X, y)
+			loadLabelled(b, db, "digits", "y", X, y, false)
 			benchCreate(b, db, "svm(table=digits, id=id, column=v, label=y, kernel='gauss(sigma=22.360679774997898)', C=1)", len(X))
 		})
 	}
@@ -121,7 +141,7 @@ func BenchmarkSVMFitSpam(b *testing.B) {
 	for _, drv := range drivers {
 		b.Run(driverLabel(drv), func(b *testing.B) {
 			db := OpenDB(b, drv)
-			loadLabelled(b, db, "spam", X, y)
+			loadLabelled(b, db, "spam", "y", X, y, false)
 			benchCreate(b, db, fmt.Sprintf("svm(table=spam, id=id, column=v, label=y, kernel='gauss(sigma=%v)', C=5)", math.Sqrt(28.5)), len(X))
 		})
 	}
@@ -134,7 +154,7 @@ func BenchmarkSVMPredictDigits1000(b *testing.B) {
 	for _, drv := range drivers {
 		b.Run(driverLabel(drv), func(b *testing.B) {
 			db := OpenDB(b, drv)
-			loadLabelled(b, db, "digits", X, y)
+			loadLabelled(b, db, "digits", "y", X, y, false)
 			mustExec(b, db, "CREATE VIRTUAL TABLE s USING svm(table=digits, id=id, column=v, label=y, kernel='gauss(sigma=22.360679774997898)', C=1)")
 			mustExec(b, db, "CREATE TABLE q AS SELECT id, v FROM digits WHERE id < 1000")
 			b.ReportAllocs()
@@ -158,7 +178,7 @@ func BenchmarkKRRFitDigits2000(b *testing.B) {
 	for _, drv := range drivers {
 		b.Run(driverLabel(drv), func(b *testing.B) {
 			db := OpenDB(b, drv)
-			loadLabelled(b, db, "digits", X, y)
+			loadLabelled(b, db, "digits", "y", X, y, false)
 			benchCreate(b, db, fmt.Sprintf("krr(table=digits, id=id, column=v, label=y, kernel='gauss(sigma=%v)', alpha=1)", math.Sqrt(32)), len(X))
 		})
 	}
@@ -207,6 +227,6 @@ func BenchmarkKRRNystrom100k(b *testing.B) {
 		y[i] = float64(i % 10)
 	}
 	db := OpenDB(b, drivers[0])
-	loadLabelled(b, db, "digits", X, y)
+	loadLabelled(b, db, "digits", "y", X, y, false)
 	benchCreate(b, db, "krr(table=digits, id=id, column=v, label=y, kernel='gauss(sigma=40)', alpha=1, method=nystrom, landmarks=500)", len(X))
 }

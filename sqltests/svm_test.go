@@ -78,11 +78,7 @@ func TestSVMDigitsAgainstScikitLearn(t *testing.T) {
 	for _, drv := range drivers {
 		t.Run(driverLabel(drv), func(t *testing.T) {
 			db := OpenDB(t, drv)
-			loadVectors(t, db, "digits", X, true)
-			mustExec(t, db, "ALTER TABLE digits ADD COLUMN digit INTEGER")
-			for i, r := range rows {
-				mustExec(t, db, "UPDATE digits SET digit = ? WHERE id = ?", r[1], i)
-			}
+			loadLabelled(t, db, "digits", "digit INTEGER", X, column(rows, 1), true)
 			ref := loadSVMRef(t, "digits")
 			mustExec(t, db, fmt.Sprintf(`CREATE VIRTUAL TABLE s USING svm(table=digits, id=id, column=v, label=digit,
 				kernel='gauss(sigma=%v)', C=%v, tol=%v)`, ref.Sigma, ref.C, ref.Tol))
@@ -151,11 +147,7 @@ func TestSVMCrossValidation(t *testing.T) {
 	for _, drv := range drivers {
 		t.Run(driverLabel(drv), func(t *testing.T) {
 			db := OpenDB(t, drv)
-			loadVectors(t, db, "iris", X, false)
-			mustExec(t, db, "ALTER TABLE iris ADD COLUMN species TEXT")
-			for i, r := range rows {
-				mustExec(t, db, "UPDATE iris SET species = ? WHERE id = ?", r[5], i)
-			}
+			loadLabelled(t, db, "iris", "species TEXT", X, column(rows, 5), false)
 			mustExec(t, db, fmt.Sprintf(`CREATE VIRTUAL TABLE s USING svm(table=iris, id=id, column=v, label=species,
 				kernel='gauss(sigma=0.7)', C=0.5, folds=%d, seed=%d)`, k, seed))
 			got, err := queryRows(db, "SELECT id, v, cv_prediction FROM s JOIN iris USING (id) ORDER BY id")
@@ -323,11 +315,7 @@ func TestKFDAIrisAgainstScipy(t *testing.T) {
 	for _, drv := range drivers {
 		t.Run(driverLabel(drv), func(t *testing.T) {
 			db := OpenDB(t, drv)
-			loadVectors(t, db, "iris", X, false)
-			mustExec(t, db, "ALTER TABLE iris ADD COLUMN species TEXT")
-			for i, r := range rows {
-				mustExec(t, db, "UPDATE iris SET species = ? WHERE id = ?", r[5], i)
-			}
+			loadLabelled(t, db, "iris", "species TEXT", X, column(rows, 5), false)
 			mustExec(t, db, `CREATE VIRTUAL TABLE f USING kfda(query='SELECT id, v, species FROM iris WHERE id % 5 <> 0',
 				kernel='gauss(sigma=1)', components=2, reg=0.1)`)
 			got, err := queryRows(db, "SELECT f1, f2 FROM f ORDER BY id")

@@ -14,7 +14,8 @@ package cv
 
 import (
 	"fmt"
-	"math/bits"
+
+	"github.com/ksql/ksql/internal/rng"
 )
 
 // FoldsError is a fold count the rows cannot support.
@@ -31,36 +32,6 @@ func (e *FoldsError) Error() string {
 	return fmt.Sprintf("%d folds for %d rows: need 2 ≤ folds ≤ rows", e.Folds, e.Rows)
 }
 
-// splitMix64 is Steele, Lea & Flood's generator (2014), as in rff.
-type splitMix64 struct{ s uint64 }
-
-func (g *splitMix64) next() uint64 {
-	g.s += 0x9e3779b97f4a7c15
-	z := g.s
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
-}
-
-// below returns a uniform integer in [0, n) (Lemire 2019).
-func (g *splitMix64) below(n uint64) uint64 {
-	hi, lo := bits.Mul64(g.next(), n)
-	if lo < n {
-		t := -n % n
-		for lo < t {
-			hi, lo = bits.Mul64(g.next(), n)
-		}
-	}
-	return hi
-}
-
-func (g *splitMix64) shuffle(p []int) {
-	for i := len(p) - 1; i > 0; i-- {
-		j := int(g.below(uint64(i + 1)))
-		p[i], p[j] = p[j], p[i]
-	}
-}
-
 // Folds returns the fold (0..k−1) of each of n rows.
 func Folds(n, k int, seed uint64) ([]int, error) {
 	if k < 2 || k > n {
@@ -70,8 +41,7 @@ func Folds(n, k int, seed uint64) ([]int, error) {
 	for i := range pos {
 		pos[i] = i
 	}
-	g := splitMix64{seed}
-	g.shuffle(pos)
+	rng.New(seed).Shuffle(pos)
 	fold := make([]int, n)
 	for p, r := range pos {
 		fold[r] = p % k
@@ -95,11 +65,11 @@ func Stratified(y []int, classes, k int, seed uint64) ([]int, error) {
 			return nil, &FoldsError{Folds: k, Rows: n, Class: c, ClassRows: len(rows)}
 		}
 	}
-	g := splitMix64{seed}
+	g := rng.New(seed)
 	fold := make([]int, n)
 	next := 0
 	for _, rows := range byClass {
-		g.shuffle(rows)
+		g.Shuffle(rows)
 		for _, r := range rows {
 			fold[r] = next % k
 			next++

@@ -6,19 +6,6 @@ import (
 	"testing"
 )
 
-// TestSplitMix64Golden pins the generator to the published reference
-// values of SplitMix64 seeded with 1234567 (from the authors' C code, as
-// quoted by Vigna's xoshiro page test vectors).
-func TestSplitMix64Golden(t *testing.T) {
-	g := splitMix64{1234567}
-	want := []uint64{6457827717110365317, 3203168211198807973, 9817491932198370423, 4593380528125082431, 16408922859458223821}
-	for i, w := range want {
-		if got := g.next(); got != w {
-			t.Fatalf("value %d: %d, want %d", i, got, w)
-		}
-	}
-}
-
 // TestFoldsGolden pins the assignment's bits: a change here breaks every
 // stored cv_prediction and every cluster node that compares them. The
 // values come from testdata/make_golden.py, an independent Python

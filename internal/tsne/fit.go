@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/ksql/ksql/internal/par"
+	"github.com/ksql/ksql/internal/rng"
 )
 
 // affinities are the symmetric joint probabilities P: dense (Exact) or
@@ -160,11 +161,11 @@ func Fit(n int, rows Rows, opt Options) (*Embedding, error) {
 // initial is the seeded start: N(0, 10⁻⁴) coordinates from SplitMix64
 // and the Box–Muller transform, fixed forever.
 func initial(n, dims int, seed uint64) []float64 {
-	g := splitMix64{seed}
+	g := rng.New(seed)
 	Y := make([]float64, n*dims)
 	for i := 0; i < len(Y); i += 2 {
-		u1 := (float64(g.next()>>11) + 0.5) / (1 << 53)
-		u2 := float64(g.next()>>11) / (1 << 53)
+		u1 := (float64(g.Next()>>11) + 0.5) / (1 << 53)
+		u2 := float64(g.Next()>>11) / (1 << 53)
 		r := math.Sqrt(-2 * math.Log(u1))
 		Y[i] = 1e-4 * r * math.Cos(2*math.Pi*u2)
 		if i+1 < len(Y) {
@@ -172,16 +173,6 @@ func initial(n, dims int, seed uint64) []float64 {
 		}
 	}
 	return Y
-}
-
-type splitMix64 struct{ s uint64 }
-
-func (g *splitMix64) next() uint64 {
-	g.s += 0x9e3779b97f4a7c15
-	z := g.s
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
 }
 
 // optimise is scikit-learn's _gradient_descent: 250 iterations with P
