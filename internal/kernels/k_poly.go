@@ -45,7 +45,14 @@ func (k *polyKernel) Eval(a, b *Object, _ *Workspace) (xfloat.F, error) {
 // S_{k+1}(u, v) = u·S_k(u, v) + v^k, O(m) in extended range.
 //
 // K(a,a) − K(b,b) = A^m − C^m is (A − C)·S_m(A, C).
-func (k *polyKernel) SqDist(a, b *Object, _ *Workspace) (d2, diff xfloat.F, err error) {
+func (k *polyKernel) SqDist(a, b *Object, ws *Workspace) (d2, diff xfloat.F, err error) {
+	// The form is not symmetric in its rounding (it reads ⟨x,δ⟩, not
+	// ⟨z,δ⟩): evaluate it in one canonical order, so that d(a,b) and
+	// d(b,a) are the same bits and K(a,b) = K(b,a) exactly.
+	if vecLess(b.Vec, a.Vec) {
+		d2, diff, err = k.SqDist(b, a, ws)
+		return d2, xfloat.F{M: -diff.M, E: diff.E}, err
+	}
 	x, z := a.Vec, b.Vec
 	r := xfloat.New(k.r)
 	A, B, C := xfloat.Add(DotX(x, x), r), xfloat.Add(DotX(x, z), r), xfloat.Add(DotX(z, z), r)
@@ -68,4 +75,18 @@ func (k *polyKernel) SqDist(a, b *Object, _ *Workspace) (d2, diff xfloat.F, err 
 	}
 	d := xfloat.Add(xfloat.Mul(dd, sCB), xfloat.Mul(xfloat.Mul(xd, sd), rest))
 	return clampSq(d), xfloat.Mul(sd, sAC), nil
+}
+
+// vecLess orders vectors by length, then lexicographically by value: a
+// canonical order for evaluating forms whose rounding is not symmetric.
+func vecLess(a, b Vec) bool {
+	if a.Len() != b.Len() {
+		return a.Len() < b.Len()
+	}
+	for i := 0; i < a.Len(); i++ {
+		if x, y := a.At(i), b.At(i); x != y {
+			return x < y
+		}
+	}
+	return false
 }
