@@ -267,6 +267,7 @@ func (m *Machine) Weight(x, y []Label, ws *Workspace, lim strkernel.Limits) (xfl
 			return v, err
 		}
 	}
+	ws.slowPairs++
 	return m.slowPair(ax, by, ws, lim)
 }
 
@@ -530,4 +531,6 @@ type Workspace struct {
 	lo, hi []int32
 	gen    uint32
 	gappy  gappyBufs
+
+	slowPairs int // pairs computed by slowPair, for tests and benchmarks
 }
