@@ -27,14 +27,14 @@ func NewTableBuilder(u strkernel.Unit) *TableBuilder {
 // is not one symbol of the unit.
 func (t *TableBuilder) Arc(src, dst int64, in, out string, w float64) error {
 	li, err := t.symbol(in, false)
-	if err != nil {
-		return err
+	if err == nil {
+		var lo Label
+		if lo, err = t.symbol(out, true); err == nil {
+			return t.b.AddArc(src, dst, li, lo, w)
+		}
 	}
-	lo, err := t.symbol(out, true)
-	if err != nil {
-		return err
-	}
-	return t.b.AddArc(src, dst, li, lo, w)
+	t.b.row++ // the row is counted all the same
+	return err
 }
 
 func (t *TableBuilder) symbol(s string, output bool) (Label, error) {
