@@ -25,17 +25,15 @@ import (
 // # Range
 //
 // A path's weight can be far outside float64 (a weight of 2 per symbol on
-// texts of 1,000 characters), so every cell carries its own binary
-// exponent, and a cell is rescaled (exactly, by a power of two) when its
-// largest entry leaves [2^-64, 2^64]. The entries of one cell share that
-// exponent; the fast path checks that this loses nothing: arc weights
-// within [2^-48, 2^48] and products along ε:ε paths within [2^-150, 2^150]
-// (checked once, in Compile), cells whose exponents differ by at most 2^400
-// and, in each cell, no entry below 2^-300 of the largest. Under these
-// bounds no term can fall below the normal float64 range nor reach +Inf, so
-// the result has the rounding error of float64 sums only (relative, when
-// all weights are non-negative). When a pair breaks a bound the pair is
-// computed again with an xfloat per entry (slowPair), ~20 times slower.
+// texts of 1,000 characters), and the entries of one cell can be far apart
+// (a state that skips symbols at λ each beside one that has just matched),
+// so every entry carries its own exponent: it is v·2^(256·k), v kept in
+// [2^-128, 2^128) between steps (entries below: entry). Terms added to an
+// entry with the same k, the common case, are added directly; otherwise the
+// smaller is scaled by 2^-256 or, two steps or more below, dropped: it is
+// then below 2^-256 of the entry. No term is ever lost to the float64 range,
+// so the result has the rounding error of float64 sums (relative, when all
+// weights are non-negative).
 type Machine struct {
 	nq     int
 	start  int32
@@ -43,7 +41,9 @@ type Machine struct {
 	in     labelMap // input label → 1…nA; 0 for labels no arc reads
 	out    labelMap // output label → 1…nB
 	nA, nB int
-	ee     []marc  // ε:ε, by source in topological order
+	eeOff  []int32 // ε:ε arcs of the i-th source of eeSrc: ee[eeOff[i]:eeOff[i+1]]
+	eeSrc  []int32 // states with ε:ε arcs, in topological order
+	ee     []marc
 	aeOff  []int32 // x:ε arcs of input a are ae[aeOff[a]:aeOff[a+1]]
 	ae     []marc
 	ebOff  []int32 // ε:y arcs of output b
@@ -51,15 +51,17 @@ type Machine struct {
 	abOff  []int32 // x:y arcs of input a, by output, in ab[abOff[a]:abOff[a+1]]
 	ab     []marc
 	abOut  []int32 // dense output of each ab arc
-	fast   bool    // weights within the fast path's bounds
+	wide   bool    // some weight is outside [2^-128, 2^128): arcs carry wk
 	names  []int64
 	arcs   int
 }
 
-// marc is an arc of a Machine: weight w from state src to state dst.
+// marc is an arc of a Machine: weight w·2^(256·wk) from state src to
+// state dst, w in [2^-128, 2^128) (wk is 0 but for extreme weights).
 type marc struct {
 	src, dst int32
 	w        float64
+	wk       int64
 }
 
 // labelMap maps labels to dense ids 1…n (0: absent).
@@ -104,15 +106,6 @@ func newLabelMap(labels []Label) (labelMap, int) {
 	return m, len(ls)
 }
 
-// Fast-path bounds, as binary exponents (see Machine).
-const (
-	fastWeight = 48  // arc weights within [2^-48, 2^48]
-	fastEps    = 150 // ε:ε path products within [2^-150, 2^150]
-	fastRange  = 64  // a cell's largest entry is kept within [2^-64, 2^64]
-	fastSpread = 300 // entries of a cell at least 2^-300 of the largest
-	fastShift  = 400 // exponents of cells added together differ by ≤ 400
-)
-
 // Compile returns f compiled for Weight. It returns an *EpsilonCycleError
 // when f has a cycle of ε:ε arcs (with non-zero weights, as all of f's
 // are): the sum over paths going round it would be infinite.
@@ -121,7 +114,7 @@ func Compile(f *FST) (*Machine, error) {
 	if cyc != nil {
 		return nil, &EpsilonCycleError{States: f.nameList(cyc)}
 	}
-	m := &Machine{nq: f.NumStates(), final: make([]float64, f.NumStates()), arcs: f.NumArcs(), fast: true}
+	m := &Machine{nq: f.NumStates(), final: make([]float64, f.NumStates()), arcs: f.NumArcs()}
 	if m.nq == 0 {
 		return m, nil
 	}
@@ -136,9 +129,6 @@ func Compile(f *FST) (*Machine, error) {
 	var ins, outs []Label
 	for _, a := range f.arcs {
 		ins, outs = append(ins, a.In), append(outs, a.Out)
-		if e := math.Ilogb(a.W); e < -fastWeight || e > fastWeight {
-			m.fast = false
-		}
 	}
 	m.in, m.nA = newLabelMap(ins)
 	m.out, m.nB = newLabelMap(outs)
@@ -149,7 +139,9 @@ func Compile(f *FST) (*Machine, error) {
 	var ee, ae, eb, ab []keyed
 	for q := range m.nq {
 		for _, x := range f.Arcs(q) {
-			k := keyed{m.in.get(x.In), m.out.get(x.Out), marc{id[q], id[x.Dst], x.W}}
+			w, wk := split(x.W)
+			m.wide = m.wide || wk != 0
+			k := keyed{m.in.get(x.In), m.out.get(x.Out), marc{id[q], id[x.Dst], w, wk}}
 			switch {
 			case k.a == 0 && k.b == 0:
 				ee = append(ee, k)
@@ -194,26 +186,21 @@ func Compile(f *FST) (*Machine, error) {
 	for i, k := range ab {
 		m.abOut[i] = k.b
 	}
-	if m.fast {
-		m.fast = m.epsProductsBounded()
+	for i, a := range m.ee {
+		if i == 0 || a.src != m.ee[i-1].src {
+			m.eeSrc = append(m.eeSrc, a.src)
+			m.eeOff = append(m.eeOff, int32(i))
+		}
 	}
+	m.eeOff = append(m.eeOff, int32(len(m.ee)))
 	return m, nil
 }
 
-// epsProductsBounded reports whether every product of weights along a path
-// of ε:ε arcs is within [2^-fastEps, 2^fastEps].
-func (m *Machine) epsProductsBounded() bool {
-	hi := make([]float64, m.nq) // largest log2 product of a path ending at q
-	lo := make([]float64, m.nq)
-	for _, a := range m.ee { // by source in topological order
-		l := math.Log2(math.Abs(a.w))
-		hi[a.dst] = max(hi[a.dst], hi[a.src]+l)
-		lo[a.dst] = min(lo[a.dst], lo[a.src]+l)
-		if hi[a.dst] > fastEps || lo[a.dst] < -fastEps {
-			return false
-		}
-	}
-	return true
+// split returns w as v·2^(256·k) with v in [2^-128, 2^128).
+func split(w float64) (float64, int64) {
+	e := entry{v: w}
+	e.norm()
+	return e.v, e.k
 }
 
 // NumStates returns the number of states.
@@ -261,14 +248,7 @@ func (m *Machine) Weight(x, y []Label, ws *Workspace, lim strkernel.Limits) (xfl
 	if !ok {
 		return xfloat.F{}, nil
 	}
-	if m.fast {
-		v, ok, err := m.fastPair(ax, by, ws, lim)
-		if ok || err != nil {
-			return v, err
-		}
-	}
-	ws.slowPairs++
-	return m.slowPair(ax, by, ws, lim)
+	return m.pair(ax, by, ws, lim)
 }
 
 // denseLabels maps labels to dense ids; false when one has no arc.
@@ -282,12 +262,6 @@ func denseLabels(dst []int32, x []Label, lm *labelMap) ([]int32, bool) {
 	}
 	return dst, true
 }
-
-// zeroExp marks a cell whose entries are all 0.
-const zeroExp = math.MinInt64 / 4
-
-// pow2 returns 2^e for −1022 ≤ e ≤ 1023.
-func pow2(e int64) float64 { return math.Float64frombits(uint64(1023+e) << 52) }
 
 // abSpans records, for the current row's input a, the ab arcs of each
 // output b: valid where stamp[b] == gen.
@@ -319,15 +293,87 @@ func (ws *Workspace) abArcs(m *Machine, b int32) []marc {
 	return m.ab[ws.lo[b]:ws.hi[b]]
 }
 
-// fastPair is the dynamic programme with one exponent per cell; ok is
-// false when a bound of the fast path (see Machine) was broken.
-func (m *Machine) fastPair(ax, by []int32, ws *Workspace, lim strkernel.Limits) (v xfloat.F, ok bool, err error) {
+// entry is a value v·2^(256·k) of the programme.
+type entry struct {
+	v float64
+	k int64
+}
+
+const (
+	entryLo   = 0x1p-128
+	entryHi   = 0x1p128
+	entryUp   = 0x1p256
+	entryDown = 0x1p-256
+)
+
+// norm brings v into [2^-128, 2^128) (unless v is 0, ±Inf or NaN).
+func (e *entry) norm() {
+	if ex := int64(math.Float64bits(e.v)>>52) & 0x7ff; uint64(ex-(1023-128)) < 256 || ex == 0x7ff || e.v == 0 {
+		return
+	}
+	for math.Abs(e.v) >= entryHi {
+		e.v *= entryDown
+		e.k++
+	}
+	for math.Abs(e.v) < entryLo {
+		e.v *= entryUp
+		e.k--
+	}
+}
+
+// addSlow returns d + t·2^(256·kt) when the exponents differ.
+func addSlow(d entry, t float64, kt int64) entry {
+	if t == 0 {
+		return d
+	}
+	x := entry{t, kt}
+	x.norm()
+	if d.v == 0 {
+		return x
+	}
+	d.norm()
+	if d.k < x.k {
+		d, x = x, d
+	}
+	switch d.k - x.k {
+	case 0:
+		d.v += x.v
+	case 1:
+		d.v += x.v * entryDown
+	}
+	return d
+}
+
+// addTerms adds the terms of arcs from the entries src to the entries c.
+func addTerms(c, src []entry, arcs []marc, wide bool) {
+	if wide {
+		for _, a := range arcs {
+			x := src[a.src]
+			c[a.dst] = addSlow(c[a.dst], a.w*x.v, x.k+a.wk)
+		}
+		return
+	}
+	for _, a := range arcs {
+		x := src[a.src]
+		t := a.w * x.v
+		d := &c[a.dst]
+		switch {
+		case d.k == x.k:
+			d.v += t
+		case d.v == 0:
+			d.v, d.k = t, x.k
+		default:
+			*d = addSlow(*d, t, x.k)
+		}
+	}
+}
+
+// pair is the dynamic programme (see Machine).
+func (m *Machine) pair(ax, by []int32, ws *Workspace, lim strkernel.Limits) (xfloat.F, error) {
 	nq, n := m.nq, len(by)
 	rowLen := (n + 1) * nq
-	buf := grow(&ws.f64, 2*rowLen)
+	buf := grow(&ws.ent, 2*rowLen)
 	prev, cur := buf[:rowLen], buf[rowLen:]
-	ebuf := grow(&ws.exp, 2*(n+1))
-	pe, ce := ebuf[:n+1], ebuf[n+1:]
 	poll := poller{check: lim.Check}
 	for i := 0; i <= len(ax); i++ {
 		var ae []marc
@@ -339,144 +385,26 @@ func (m *Machine) fastPair(ax, by []int32, ws *Workspace, lim strkernel.Limits) 
 		for j := 0; j <= n; j++ {
 			c := cur[j*nq : (j+1)*nq]
 			clear(c)
-			var eb, ab []marc
-			e := int64(zeroExp)
-			if j > 0 {
-				b := by[j-1]
-				if eb = m.eb[m.ebOff[b]:m.ebOff[b+1]]; len(eb) > 0 {
-					e = max(e, ce[j-1])
-				}
-				if i > 0 {
-					if ab = ws.abArcs(m, b); len(ab) > 0 {
-						e = max(e, pe[j-1])
-					}
-				}
-			}
-			if len(ae) > 0 {
-				e = max(e, pe[j])
-			}
 			if i == 0 && j == 0 {
-				c[m.start], e = 1, 0
-			} else if e == zeroExp {
-				ce[j] = zeroExp
-				continue
-			}
-			if j > 0 && !addArcs(c, cur[(j-1)*nq:j*nq], eb, ce[j-1]-e) ||
-				!addArcs(c, prev[j*nq:(j+1)*nq], ae, pe[j]-e) ||
-				j > 0 && !addArcs(c, prev[(j-1)*nq:j*nq], ab, pe[j-1]-e) {
-				return xfloat.F{}, false, nil
-			}
-			for _, a := range m.ee {
-				c[a.dst] += a.w * c[a.src]
-			}
-			if ce[j], ok = normalize(c, e); !ok {
-				return xfloat.F{}, false, nil
-			}
-		}
-		if err := poll.add(rowLen); err != nil {
-			return xfloat.F{}, true, err
-		}
-		prev, cur, pe, ce = cur, prev, ce, pe
-	}
-	last := prev[n*nq : (n+1)*nq]
-	if pe[n] == zeroExp {
-		return xfloat.F{}, true, nil
-	}
-	var sum xfloat.F
-	for q, w := range m.final {
-		if w != 0 && last[q] != 0 {
-			sum = xfloat.Add(sum, xfloat.Mul(xfloat.New(w), xfloat.New(last[q])))
-		}
-	}
-	return xfloat.Make(sum.M, sum.E+pe[n]), true, nil
-}
-
-// addArcs adds the arcs' terms from cell src, whose exponent is d above
-// the current cell's (d ≤ 0). It returns false when d is below the fast
-// path's bound.
-func addArcs(c, src []float64, arcs []marc, d int64) bool {
-	switch {
-	case len(arcs) == 0 || d <= zeroExp/2:
-		return true
-	case d == 0:
-		for _, a := range arcs {
-			c[a.dst] += a.w * src[a.src]
-		}
-	case d >= -fastShift:
-		s := pow2(d)
-		for _, a := range arcs {
-			c[a.dst] += a.w * s * src[a.src]
-		}
-	default:
-		return false
-	}
-	return true
-}
-
-// normalize checks cell c (exponent e) against the fast path's bounds,
-// rescales it when its largest entry left [2^-fastRange, 2^fastRange] and
-// returns its exponent (zeroExp if all entries are 0).
-func normalize(c []float64, e int64) (int64, bool) {
-	const abs = 1<<63 - 1
-	var hi, lo uint64 = 0, math.MaxUint64
-	for _, v := range c {
-		b := math.Float64bits(v) & abs
-		hi = max(hi, b)
-		lo = min(lo, b-1) // 0 wraps round to the largest value
-	}
-	if hi == 0 {
-		return zeroExp, true
-	}
-	ehi, elo := int64(hi>>52), int64((lo+1)>>52)
-	if ehi == 0x7ff || elo == 0 || ehi-elo > fastSpread {
-		return 0, false // Inf, NaN, a subnormal entry, or too wide a spread
-	}
-	if ehi -= 1023; ehi > fastRange || ehi < -fastRange {
-		s := pow2(-ehi)
-		for k := range c {
-			c[k] *= s
-		}
-		e += ehi
-	}
-	return e, true
-}
-
-// slowPair is the same dynamic programme with an xfloat per entry.
-func (m *Machine) slowPair(ax, by []int32, ws *Workspace, lim strkernel.Limits) (xfloat.F, error) {
-	nq, n := m.nq, len(by)
-	rowLen := (n + 1) * nq
-	buf := grow(&ws.xf, 2*rowLen)
-	prev, cur := buf[:rowLen], buf[rowLen:]
-	poll := poller{check: lim.Check}
-	add := func(c, src []xfloat.F, arcs []marc) {
-		for _, a := range arcs {
-			if !src[a.src].IsZero() {
-				c[a.dst] = xfloat.Add(c[a.dst], xfloat.Mul(xfloat.New(a.w), src[a.src]))
-			}
-		}
-	}
-	for i := 0; i <= len(ax); i++ {
-		var ae []marc
-		if i > 0 {
-			a := ax[i-1]
-			ae = m.ae[m.aeOff[a]:m.aeOff[a+1]]
-			ws.abSpans(m, a)
-		}
-		for j := 0; j <= n; j++ {
-			c := cur[j*nq : (j+1)*nq]
-			clear(c)
-			if i == 0 && j == 0 {
-				c[m.start] = xfloat.New(1)
+				c[m.start].v = 1
 			}
 			if j > 0 {
 				b := by[j-1]
-				add(c, cur[(j-1)*nq:j*nq], m.eb[m.ebOff[b]:m.ebOff[b+1]])
+				addTerms(c, cur[(j-1)*nq:j*nq], m.eb[m.ebOff[b]:m.ebOff[b+1]], m.wide)
 				if i > 0 {
-					add(c, prev[(j-1)*nq:j*nq], ws.abArcs(m, b))
+					addTerms(c, prev[(j-1)*nq:j*nq], ws.abArcs(m, b), m.wide)
 				}
 			}
-			add(c, prev[j*nq:(j+1)*nq], ae)
-			add(c, c, m.ee)
+			if i > 0 {
+				addTerms(c, prev[j*nq:(j+1)*nq], ae, m.wide)
+			}
+			for k, q := range m.eeSrc {
+				c[q].norm()
+				addTerms(c, c, m.ee[m.eeOff[k]:m.eeOff[k+1]], m.wide)
+			}
+			for q := range c {
+				c[q].norm()
+			}
 		}
 		if err := poll.add(rowLen); err != nil {
 			return xfloat.F{}, err
@@ -485,8 +413,8 @@ func (m *Machine) slowPair(ax, by []int32, ws *Workspace, lim strkernel.Limits) 
 	}
 	var sum xfloat.F
 	for q, w := range m.final {
-		if w != 0 {
-			sum = xfloat.Add(sum, xfloat.Mul(xfloat.New(w), prev[n*nq+q]))
+		if e := prev[n*nq+q]; w != 0 && e.v != 0 {
+			sum = xfloat.Add(sum, xfloat.Mul(xfloat.New(w), xfloat.Make(e.v, 256*e.k)))
 		}
 	}
 	return sum, nil
@@ -522,15 +450,11 @@ func (p *poller) add(cells int) error {
 // repeated calls allocate nothing once they have grown. The zero value is
 // ready; a Workspace must not be used by two goroutines at once.
 type Workspace struct {
-	f64    []float64
-	exp    []int64
-	xf     []xfloat.F
+	ent    []entry
 	ax, by []int32
 	la, lb []Label
 	stamp  []uint32
 	lo, hi []int32
 	gen    uint32
 	gappy  gappyBufs
-
-	slowPairs int // pairs computed by slowPair, for tests and benchmarks
 }
