@@ -51,7 +51,7 @@ type Machine struct {
 	abOff  []int32 // x:y arcs of input a, by output, in ab[abOff[a]:abOff[a+1]]
 	ab     []marc
 	abOut  []int32 // dense output of each ab arc
-	wide   bool    // some weight is outside [2^-128, 2^128): arcs carry wk
+	ebSrc  []int32 // states with ε:y arcs
 	names  []int64
 	arcs   int
 }
@@ -140,7 +140,6 @@ func Compile(f *FST) (*Machine, error) {
 	for q := range m.nq {
 		for _, x := range f.Arcs(q) {
 			w, wk := split(x.W)
-			m.wide = m.wide || wk != 0
 			k := keyed{m.in.get(x.In), m.out.get(x.Out), marc{id[q], id[x.Dst], w, wk}}
 			switch {
 			case k.a == 0 && k.b == 0:
@@ -193,6 +192,11 @@ func Compile(f *FST) (*Machine, error) {
 		}
 	}
 	m.eeOff = append(m.eeOff, int32(len(m.ee)))
+	for _, a := range m.eb {
+		m.ebSrc = append(m.ebSrc, a.src)
+	}
+	slices.Sort(m.ebSrc)
+	m.ebSrc = slices.Compact(m.ebSrc)
 	return m, nil
 }
 
@@ -263,34 +267,25 @@ func denseLabels(dst []int32, x []Label, lm *labelMap) ([]int32, bool) {
 	return dst, true
 }
 
-// abSpans records, for the current row's input a, the ab arcs of each
-// output b: valid where stamp[b] == gen.
-func (ws *Workspace) abSpans(m *Machine, a int32) {
-	if len(ws.stamp) < m.nB+1 {
-		ws.stamp = make([]uint32, m.nB+1)
-		ws.lo = make([]int32, m.nB+1)
-		ws.hi = make([]int32, m.nB+1)
+// occurrences groups the positions j (1-based) of y by output id: those
+// of b are pos[off[b]:off[b+1]].
+func (ws *Workspace) occurrences(by []int32, nB int) (off, pos []int32) {
+	off = grow(&ws.occOff, nB+2)
+	clear(off)
+	for _, b := range by {
+		off[b+1]++
 	}
-	ws.gen++
-	if ws.gen == 0 { // wrapped: old stamps could match again
-		clear(ws.stamp)
-		ws.gen = 1
+	for b := 1; b < len(off); b++ {
+		off[b] += off[b-1]
 	}
-	for k := m.abOff[a]; k < m.abOff[a+1]; {
-		b, e := m.abOut[k], k+1
-		for e < m.abOff[a+1] && m.abOut[e] == b {
-			e++
-		}
-		ws.stamp[b], ws.lo[b], ws.hi[b] = ws.gen, k, e
-		k = e
+	pos = grow(&ws.occPos, len(by))
+	next := grow(&ws.occNext, nB+1)
+	copy(next, off)
+	for j, b := range by {
+		pos[next[b]] = int32(j + 1)
+		next[b]++
 	}
-}
-
-func (ws *Workspace) abArcs(m *Machine, b int32) []marc {
-	if ws.stamp[b] != ws.gen {
-		return nil
-	}
-	return m.ab[ws.lo[b]:ws.hi[b]]
+	return off, pos
 }
 
 // entry is a value v·2^(256·k) of the programme.
@@ -344,80 +339,144 @@ func addSlow(d entry, t float64, kt int64) entry {
 	return d
 }
 
-// addTerms adds the terms of arcs from the entries src to the entries c.
-func addTerms(c, src []entry, arcs []marc, wide bool) {
-	if wide {
-		for _, a := range arcs {
-			x := src[a.src]
-			c[a.dst] = addSlow(c[a.dst], a.w*x.v, x.k+a.wk)
-		}
+// add adds the term of arc from entry x to entry d. It is small enough to
+// be inlined; addOther does the rest.
+func add(d *entry, a *marc, x entry) {
+	kt, t := x.k+a.wk, a.w*x.v
+	if d.k == kt {
+		d.v += t
 		return
 	}
-	for _, a := range arcs {
-		x := src[a.src]
-		t := a.w * x.v
-		d := &c[a.dst]
-		switch {
-		case d.k == x.k:
-			d.v += t
-		case d.v == 0:
-			d.v, d.k = t, x.k
-		default:
-			*d = addSlow(*d, t, x.k)
+	addOther(d, t, kt)
+}
+
+// addOther adds t·2^(256·kt) to d when their exponents differ.
+func addOther(d *entry, t float64, kt int64) {
+	switch {
+	case d.v == 0:
+		d.v, d.k = t, kt
+	case t != 0:
+		*d = addSlow(*d, t, kt)
+	}
+}
+
+// addRow adds the term of arc a from every entry of s to d: x:ε arcs
+// move down a column.
+func addRow(d, s []entry, a *marc) {
+	s = s[:len(d)]
+	w, wk := a.w, a.wk
+	for j := range d {
+		x := s[j]
+		kt, t := x.k+wk, w*x.v
+		if d[j].k == kt {
+			d[j].v += t
+		} else {
+			addOther(&d[j], t, kt)
 		}
 	}
 }
 
-// pair is the dynamic programme (see Machine).
+// inRange reports whether e is 0 or normalised (see entry.norm): the
+// test of norm, inlined where it runs once per entry.
+func inRange(v float64) bool {
+	return uint64((int64(math.Float64bits(v)>>52)&0x7ff)-(1023-128)) < 256 || v == 0
+}
+
+// pair is the dynamic programme (see Machine). Rows are stored state by
+// state, row[q·(|y|+1) + j], so that the terms from the row above are
+// whole-row loops: x:ε arcs along every column, x:y arcs at the positions
+// of y holding that output. Then one sweep along the row adds the ε:y
+// terms (from the cell on the left), closes each cell under ε:ε and
+// normalises the entries that later terms of the sweep read; a last pass
+// normalises the rest.
 func (m *Machine) pair(ax, by []int32, ws *Workspace, lim strkernel.Limits) (xfloat.F, error) {
-	nq, n := m.nq, len(by)
-	rowLen := (n + 1) * nq
-	buf := grow(&ws.ent, 2*rowLen)
-	prev, cur := buf[:rowLen], buf[rowLen:]
+	nq, w := m.nq, len(by)+1
+	buf := grow(&ws.ent, 2*nq*w)
+	prev, cur := buf[:nq*w], buf[nq*w:]
+	occOff, occPos := ws.occurrences(by, m.nB)
 	poll := poller{check: lim.Check}
 	for i := 0; i <= len(ax); i++ {
-		var ae []marc
-		if i > 0 {
+		clear(cur)
+		if i == 0 {
+			cur[int(m.start)*w].v = 1
+		} else {
 			a := ax[i-1]
-			ae = m.ae[m.aeOff[a]:m.aeOff[a+1]]
-			ws.abSpans(m, a)
-		}
-		for j := 0; j <= n; j++ {
-			c := cur[j*nq : (j+1)*nq]
-			clear(c)
-			if i == 0 && j == 0 {
-				c[m.start].v = 1
+			for k := m.aeOff[a]; k < m.aeOff[a+1]; k++ {
+				arc := &m.ae[k]
+				d, s := int(arc.dst)*w, int(arc.src)*w
+				addRow(cur[d:d+w], prev[s:s+w], arc)
 			}
-			if j > 0 {
-				b := by[j-1]
-				addTerms(c, cur[(j-1)*nq:j*nq], m.eb[m.ebOff[b]:m.ebOff[b+1]], m.wide)
-				if i > 0 {
-					addTerms(c, prev[(j-1)*nq:j*nq], ws.abArcs(m, b), m.wide)
+			for k := m.abOff[a]; k < m.abOff[a+1]; k++ {
+				arc, b := &m.ab[k], m.abOut[k]
+				d, s := cur[int(arc.dst)*w:][:w], prev[int(arc.src)*w:][:w]
+				w, wk := arc.w, arc.wk
+				for _, j := range occPos[occOff[b]:occOff[b+1]] {
+					x := s[j-1]
+					kt, t := x.k+wk, w*x.v
+					if d[j].k == kt { // add, written out
+						d[j].v += t
+					} else {
+						addOther(&d[j], t, kt)
+					}
 				}
 			}
-			if i > 0 {
-				addTerms(c, prev[j*nq:(j+1)*nq], ae, m.wide)
-			}
-			for k, q := range m.eeSrc {
-				c[q].norm()
-				addTerms(c, c, m.ee[m.eeOff[k]:m.eeOff[k+1]], m.wide)
-			}
-			for q := range c {
-				c[q].norm()
+		}
+		m.sweep(cur, by, w)
+		for k := range cur {
+			if !inRange(cur[k].v) {
+				cur[k].norm()
 			}
 		}
-		if err := poll.add(rowLen); err != nil {
+		if err := poll.add(nq * w); err != nil {
 			return xfloat.F{}, err
 		}
 		prev, cur = cur, prev
 	}
 	var sum xfloat.F
-	for q, w := range m.final {
-		if e := prev[n*nq+q]; w != 0 && e.v != 0 {
-			sum = xfloat.Add(sum, xfloat.Mul(xfloat.New(w), xfloat.Make(e.v, 256*e.k)))
+	for q, f := range m.final {
+		if e := prev[q*w+w-1]; f != 0 && e.v != 0 {
+			sum = xfloat.Add(sum, xfloat.Mul(xfloat.New(f), xfloat.Make(e.v, 256*e.k)))
 		}
 	}
 	return sum, nil
+}
+
+// sweep adds the ε:y and ε:ε terms along a row, normalising every entry
+// such a term reads before it is read.
+func (m *Machine) sweep(row []entry, by []int32, w int) {
+	if len(m.eb) == 0 && len(m.ee) == 0 {
+		return
+	}
+	for j := 0; j < w; j++ {
+		if j > 0 {
+			b := by[j-1]
+			for k := m.ebOff[b]; k < m.ebOff[b+1]; k++ {
+				arc := &m.eb[k]
+				d, x := &row[int(arc.dst)*w+j], row[int(arc.src)*w+j-1]
+				kt, t := x.k+arc.wk, arc.w*x.v
+				if d.k == kt { // add, written out
+					d.v += t
+				} else {
+					addOther(d, t, kt)
+				}
+			}
+		}
+		for g, q := range m.eeSrc {
+			x := &row[int(q)*w+j]
+			if !inRange(x.v) {
+				x.norm()
+			}
+			for k := m.eeOff[g]; k < m.eeOff[g+1]; k++ {
+				arc := &m.ee[k]
+				add(&row[int(arc.dst)*w+j], arc, *x)
+			}
+		}
+		for _, q := range m.ebSrc {
+			if x := &row[int(q)*w+j]; !inRange(x.v) {
+				x.norm()
+			}
+		}
+	}
 }
 
 // grow returns (*buf)[:n], reallocating when too small.
@@ -450,11 +509,11 @@ func (p *poller) add(cells int) error {
 // repeated calls allocate nothing once they have grown. The zero value is
 // ready; a Workspace must not be used by two goroutines at once.
 type Workspace struct {
-	ent    []entry
-	ax, by []int32
-	la, lb []Label
-	stamp  []uint32
-	lo, hi []int32
-	gen    uint32
-	gappy  gappyBufs
+	ent     []entry
+	ax, by  []int32
+	la, lb  []Label
+	occOff  []int32
+	occPos  []int32
+	occNext []int32
+	gappy   gappyBufs
 }
