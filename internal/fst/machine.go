@@ -51,7 +51,6 @@ type Machine struct {
 	abOff  []int32 // x:y arcs of input a, by output, in ab[abOff[a]:abOff[a+1]]
 	ab     []marc
 	abOut  []int32 // dense output of each ab arc
-	ebSrc  []int32 // states with ε:y arcs
 	names  []int64
 	arcs   int
 }
@@ -192,11 +191,6 @@ func Compile(f *FST) (*Machine, error) {
 		}
 	}
 	m.eeOff = append(m.eeOff, int32(len(m.ee)))
-	for _, a := range m.eb {
-		m.ebSrc = append(m.ebSrc, a.src)
-	}
-	slices.Sort(m.ebSrc)
-	m.ebSrc = slices.Compact(m.ebSrc)
 	return m, nil
 }
 
@@ -339,17 +333,6 @@ func addSlow(d entry, t float64, kt int64) entry {
 	return d
 }
 
-// add adds the term of arc from entry x to entry d. It is small enough to
-// be inlined; addOther does the rest.
-func add(d *entry, a *marc, x entry) {
-	kt, t := x.k+a.wk, a.w*x.v
-	if d.k == kt {
-		d.v += t
-		return
-	}
-	addOther(d, t, kt)
-}
-
 // addOther adds t·2^(256·kt) to d when their exponents differ.
 func addOther(d *entry, t float64, kt int64) {
 	switch {
@@ -366,7 +349,7 @@ func addRow(d, s []entry, a *marc) {
 	s = s[:len(d)]
 	w, wk := a.w, a.wk
 	for j := range d {
-		x := s[j]
+		x := &s[j]
 		kt, t := x.k+wk, w*x.v
 		if d[j].k == kt {
 			d[j].v += t
@@ -411,7 +394,7 @@ func (m *Machine) pair(ax, by []int32, ws *Workspace, lim strkernel.Limits) (xfl
 				d, s := cur[int(arc.dst)*w:][:w], prev[int(arc.src)*w:][:w]
 				w, wk := arc.w, arc.wk
 				for _, j := range occPos[occOff[b]:occOff[b+1]] {
-					x := s[j-1]
+					x := &s[j-1]
 					kt, t := x.k+wk, w*x.v
 					if d[j].k == kt { // add, written out
 						d[j].v += t
@@ -441,8 +424,11 @@ func (m *Machine) pair(ax, by []int32, ws *Workspace, lim strkernel.Limits) (xfl
 	return sum, nil
 }
 
-// sweep adds the ε:y and ε:ε terms along a row, normalising every entry
-// such a term reads before it is read.
+// sweep adds the ε:y and ε:ε terms along a row. An entry is normalised
+// when a term reads it (it is complete by then); the check is cheap, and
+// reading fields one by one lets the processor forward them from the
+// stores of the previous column (a 16-byte copy of an entry stored field
+// by field would not be).
 func (m *Machine) sweep(row []entry, by []int32, w int) {
 	if len(m.eb) == 0 && len(m.ee) == 0 {
 		return
@@ -452,9 +438,12 @@ func (m *Machine) sweep(row []entry, by []int32, w int) {
 			b := by[j-1]
 			for k := m.ebOff[b]; k < m.ebOff[b+1]; k++ {
 				arc := &m.eb[k]
-				d, x := &row[int(arc.dst)*w+j], row[int(arc.src)*w+j-1]
+				d, x := &row[int(arc.dst)*w+j], &row[int(arc.src)*w+j-1]
+				if !inRange(x.v) {
+					x.norm()
+				}
 				kt, t := x.k+arc.wk, arc.w*x.v
-				if d.k == kt { // add, written out
+				if d.k == kt {
 					d.v += t
 				} else {
 					addOther(d, t, kt)
@@ -468,12 +457,13 @@ func (m *Machine) sweep(row []entry, by []int32, w int) {
 			}
 			for k := m.eeOff[g]; k < m.eeOff[g+1]; k++ {
 				arc := &m.ee[k]
-				add(&row[int(arc.dst)*w+j], arc, *x)
-			}
-		}
-		for _, q := range m.ebSrc {
-			if x := &row[int(q)*w+j]; !inRange(x.v) {
-				x.norm()
+				d := &row[int(arc.dst)*w+j]
+				kt, t := x.k+arc.wk, arc.w*x.v
+				if d.k == kt {
+					d.v += t
+				} else {
+					addOther(d, t, kt)
+				}
 			}
 		}
 	}
