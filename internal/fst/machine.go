@@ -35,24 +35,39 @@ import (
 // so the result has the rounding error of float64 sums (relative, when all
 // weights are non-negative).
 type Machine struct {
-	nq     int
-	start  int32
-	final  []float64
-	in     labelMap // input label → 1…nA; 0 for labels no arc reads
-	out    labelMap // output label → 1…nB
-	nA, nB int
-	eeOff  []int32 // ε:ε arcs of the i-th source of eeSrc: ee[eeOff[i]:eeOff[i+1]]
-	eeSrc  []int32 // states with ε:ε arcs, in topological order
-	ee     []marc
-	aeOff  []int32 // x:ε arcs of input a are ae[aeOff[a]:aeOff[a+1]]
-	ae     []marc
-	ebOff  []int32 // ε:y arcs of output b
-	eb     []marc
-	abOff  []int32 // x:y arcs of input a, by output, in ab[abOff[a]:abOff[a+1]]
-	ab     []marc
-	abOut  []int32 // dense output of each ab arc
-	names  []int64
-	arcs   int
+	nq      int
+	start   int32
+	final   []float64
+	in      labelMap // input label → 1…nA; 0 for labels no arc reads
+	out     labelMap // output label → 1…nB
+	nA, nB  int
+	eeOff   []int32 // ε:ε arcs of the i-th source of eeSrc: ee[eeOff[i]:eeOff[i+1]]
+	eeSrc   []int32 // states with ε:ε arcs, in topological order
+	ee      []marc
+	aeOff   []int32 // x:ε arcs of input a are ae[aeOff[a]:aeOff[a+1]]
+	ae      []marc
+	ebOff   []int32 // ε:y arcs of output b
+	eb      []marc
+	abOff   []int32 // x:y arcs of input a, by output, in ab[abOff[a]:abOff[a+1]]
+	ab      []marc
+	abOut   []int32      // dense output of each ab arc
+	byState []stateSweep // the sweep state by state, when possible (nil otherwise)
+	names   []int64
+	arcs    int
+}
+
+// stateSweep is what the state-by-state sweep does for one state: add the
+// ε:y terms from other states (their rows complete, as they come earlier),
+// the ε:ε terms, then run the recurrence of its ε:y self-loops along the
+// row: entry j gains loop[y_j]·entry j−1.
+type stateSweep struct {
+	q        int32
+	ebIn     []marc  // ε:y arcs from other states
+	ebInLab  []int32 // their dense outputs
+	eeIn     []marc
+	loop     []float64 // by dense output: the self-loop's weight (0: none)
+	loopK    []int64
+	hasLoops bool
 }
 
 // marc is an arc of a Machine: weight w·2^(256·wk) from state src to
@@ -131,10 +146,7 @@ func Compile(f *FST) (*Machine, error) {
 	}
 	m.in, m.nA = newLabelMap(ins)
 	m.out, m.nB = newLabelMap(outs)
-	type keyed struct {
-		a, b int32
-		marc
-	}
+	type keyed = keyedArc
 	var ee, ae, eb, ab []keyed
 	for q := range m.nq {
 		for _, x := range f.Arcs(q) {
@@ -191,7 +203,71 @@ func Compile(f *FST) (*Machine, error) {
 		}
 	}
 	m.eeOff = append(m.eeOff, int32(len(m.ee)))
+	m.byState = m.planSweep(eb)
 	return m, nil
+}
+
+// planSweep returns the state-by-state sweep when the ε:y arcs between
+// different states and the ε:ε arcs have no cycle (true of T∘T⁻¹ for
+// counting transducers), in a topological order of those arcs; nil
+// otherwise. (Arcs into a state are then from states done before it, and
+// its own ε:y self-loops are a first-order recurrence along the row.)
+func (m *Machine) planSweep(eb []keyedArc) []stateSweep {
+	if len(m.eb) == 0 && len(m.ee) == 0 {
+		return nil
+	}
+	raw := &FST{final: make([]float64, m.nq), off: make([]int32, m.nq+1)}
+	bySrc := make([][]Arc, m.nq)
+	for _, a := range eb {
+		if a.src != a.dst {
+			bySrc[a.src] = append(bySrc[a.src], Arc{Dst: a.dst})
+		}
+	}
+	for _, a := range m.ee {
+		bySrc[a.src] = append(bySrc[a.src], Arc{Dst: a.dst})
+	}
+	for q, arcs := range bySrc {
+		raw.arcs = append(raw.arcs, arcs...)
+		raw.off[q+1] = int32(len(raw.arcs))
+	}
+	order, cyc := topoOrder(raw, func(Arc) bool { return true })
+	if cyc != nil {
+		return nil
+	}
+	plan := make([]stateSweep, m.nq)
+	pos := make([]int, m.nq)
+	for k, q := range order {
+		plan[k].q, pos[q] = q, k
+	}
+	for _, a := range eb {
+		st := &plan[pos[a.dst]]
+		if a.src == a.dst {
+			if st.loop == nil {
+				st.loop, st.loopK = make([]float64, m.nB+1), make([]int64, m.nB+1)
+			}
+			st.hasLoops = true
+			// Parallel self-loops add; should their weights not share one
+			// exponent, the machine takes the general sweep.
+			if st.loop[a.b] != 0 && st.loopK[a.b] != a.wk {
+				return nil
+			}
+			st.loop[a.b] += a.w
+			st.loopK[a.b] = a.wk
+			continue
+		}
+		st.ebIn, st.ebInLab = append(st.ebIn, a.marc), append(st.ebInLab, a.b)
+	}
+	for _, a := range m.ee {
+		st := &plan[pos[a.dst]]
+		st.eeIn = append(st.eeIn, a)
+	}
+	return plan
+}
+
+// keyedArc is an arc of a Machine with its dense input and output.
+type keyedArc struct {
+	a, b int32
+	marc
 }
 
 // split returns w as v·2^(256·k) with v in [2^-128, 2^128).
@@ -404,10 +480,14 @@ func (m *Machine) pair(ax, by []int32, ws *Workspace, lim strkernel.Limits) (xfl
 				}
 			}
 		}
-		m.sweep(cur, by, w)
-		for k := range cur {
-			if !inRange(cur[k].v) {
-				cur[k].norm()
+		if m.byState != nil {
+			m.sweepStates(cur, by, w, occOff, occPos) // normalises every entry
+		} else {
+			m.sweep(cur, by, w)
+			for k := range cur {
+				if !inRange(cur[k].v) {
+					cur[k].norm()
+				}
 			}
 		}
 		if err := poll.add(nq * w); err != nil {
@@ -422,6 +502,62 @@ func (m *Machine) pair(ax, by []int32, ws *Workspace, lim strkernel.Limits) (xfl
 		}
 	}
 	return sum, nil
+}
+
+// sweepStates adds the ε:y and ε:ε terms along a row state by state (see
+// stateSweep). A state's row is normalised before later states read it.
+func (m *Machine) sweepStates(row []entry, by []int32, w int, occOff, occPos []int32) {
+	for p := range m.byState {
+		st := &m.byState[p]
+		d := row[int(st.q)*w:][:w]
+		for k := range st.ebIn {
+			arc, b := &st.ebIn[k], st.ebInLab[k]
+			s := row[int(arc.src)*w:][:w]
+			wt, wk := arc.w, arc.wk
+			for _, j := range occPos[occOff[b]:occOff[b+1]] {
+				x := &s[j-1]
+				kt, t := x.k+wk, wt*x.v
+				if d[j].k == kt {
+					d[j].v += t
+				} else {
+					addOther(&d[j], t, kt)
+				}
+			}
+		}
+		for k := range st.eeIn {
+			arc := &st.eeIn[k]
+			addRow(d, row[int(arc.src)*w:][:w], arc)
+		}
+		if !inRange(d[0].v) {
+			d[0].norm()
+		}
+		if !st.hasLoops {
+			for j := 1; j < w; j++ {
+				if !inRange(d[j].v) {
+					d[j].norm()
+				}
+			}
+			continue
+		}
+		// The recurrence carries entry j−1 in registers.
+		loop, loopK := st.loop, st.loopK
+		x := d[0]
+		for j := 1; j < w; j++ {
+			b, e := by[j-1], d[j]
+			if wl := loop[b]; wl != 0 {
+				kt, t := x.k+loopK[b], wl*x.v
+				if e.k == kt {
+					e.v += t
+				} else {
+					addOther(&e, t, kt)
+				}
+			}
+			if !inRange(e.v) {
+				e.norm()
+			}
+			d[j], x = e, e
+		}
+	}
 }
 
 // sweep adds the ε:y and ε:ε terms along a row. An entry is normalised

@@ -180,11 +180,17 @@ func TestReference(t *testing.T) {
 		if !ok1 || !ok2 {
 			continue
 		}
-		got, err := m.pair(ax, by, ws, strkernel.Limits{})
 		want := m.refPair(ax, by)
-		if err != nil || got.IsZero() != want.IsZero() || !got.IsZero() && math.Abs(xfloat.Div(got, want).Float64()-1) > 1e-10 {
-			t.Fatalf("it %d: %v·2^%d, reference %v·2^%d", it, got.M, got.E, want.M, want.E)
+		// Both sweeps: state by state (when the machine allows it) and
+		// cell by cell.
+		for _, plan := range [][]stateSweep{m.byState, nil} {
+			m.byState = plan
+			got, err := m.pair(ax, by, ws, strkernel.Limits{})
+			if err != nil || got.IsZero() != want.IsZero() || !got.IsZero() && math.Abs(xfloat.Div(got, want).Float64()-1) > 1e-10 {
+				t.Fatalf("it %d (state sweep %v): %v·2^%d, reference %v·2^%d", it, plan != nil, got.M, got.E, want.M, want.E)
+			}
 		}
+		got := want
 		if !got.IsZero() {
 			n++
 		}
