@@ -160,6 +160,17 @@ func (k *Kernel) Eval(s, t string, ws *Workspace, lim strkernel.Limits) (xfloat.
 	return k.EvalLabels(ws.la, ws.lb, ws, lim)
 }
 
+// EvalSeq returns K(s, t) for strings already split into symbols of T's
+// unit by strkernel.Decode.
+func (k *Kernel) EvalSeq(s, t strkernel.Seq, ws *Workspace, lim strkernel.Limits) (xfloat.F, error) {
+	if ws == nil {
+		ws = new(Workspace)
+	}
+	ws.la = k.syms.EncodeSeq(ws.la, s)
+	ws.lb = k.syms.EncodeSeq(ws.lb, t)
+	return k.EvalLabels(ws.la, ws.lb, ws, lim)
+}
+
 // EvalLabels returns K(a, b) for label sequences. K(a, b) and K(b, a) are
 // the same bits: the pair is put in one order (the longer first, the
 // shorter along the rows of the programme, which keeps them short).

@@ -180,3 +180,40 @@ func (t *Symbols) Encode(dst []Label, text string) []Label {
 	}
 	return dst
 }
+
+// EncodeSeq is Encode for a string already split into symbols by
+// strkernel.Decode with the table's unit.
+func (t *Symbols) EncodeSeq(dst []Label, q strkernel.Seq) []Label {
+	dst = dst[:0]
+	if t.unit == strkernel.Word {
+		for _, w := range q.Words() {
+			dst = append(dst, t.Lookup(w))
+		}
+		return dst
+	}
+	var buf [utf8.UTFMax]byte
+	for _, r := range q.Chars() {
+		var l Label
+		switch {
+		case r >= 0 && r < utf8.RuneSelf:
+			if l = t.ascii[r]; l == 0 {
+				l = NoLabel
+			}
+		case r >= invalidBase:
+			buf[0] = byte(r - invalidBase)
+			l = t.lookupBytes(buf[:1])
+		default:
+			l = t.lookupBytes(buf[:utf8.EncodeRune(buf[:], r)])
+		}
+		dst = append(dst, l)
+	}
+	return dst
+}
+
+// lookupBytes is Lookup of a symbol given as bytes, without allocating.
+func (t *Symbols) lookupBytes(b []byte) Label {
+	if l, ok := t.ids[string(b)]; ok {
+		return l
+	}
+	return NoLabel
+}

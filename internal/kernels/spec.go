@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"github.com/ksql/ksql/internal/fst"
 	"slices"
 	"strings"
 	"sync"
@@ -190,6 +191,7 @@ func (o *Object) IsString() bool { return o.isStr }
 // Workspace holds the buffers of one evaluating goroutine.
 type Workspace struct {
 	str strWorkspace
+	fst fst.Workspace
 	// MaxCells bounds a string kernel's dynamic programme (0: no bound).
 	MaxCells int64
 	// Check is polled during long computations; its error aborts them.

@@ -12,6 +12,8 @@ var table = []*Def{
 	&subseqDef,
 	&sskDef,
 	&ngramDef,
+	&gappyDef,
+	&rationalDef,
 }
 
 func init() {

@@ -151,3 +151,16 @@ func (ws *Workspace) intern(dst []int32, words []string) []int32 {
 	}
 	return dst
 }
+
+// Chars returns the symbols of a Char sequence (nil for a Word sequence).
+// The caller must not modify them.
+func (q Seq) Chars() []int32 { return q.syms }
+
+// Words returns the words of a Word sequence (nil for a Char sequence).
+func (q Seq) Words() []string { return q.words }
+
+// Ints returns a and b as integer symbols that are equal exactly when the
+// symbols are: a Char sequence's own symbols, or for words ids assigned
+// afresh for each call (so they depend on the order of a and b). The
+// slices are valid until the next use of ws.
+func (ws *Workspace) Ints(a, b Seq) (s, t []int32) { return ws.symbols(a, b) }
