@@ -16,6 +16,7 @@ package catalog
 import (
 	"github.com/ksql/ksql/ext/functions"
 	"github.com/ksql/ksql/ext/host"
+	"github.com/ksql/ksql/ext/transducer"
 	"github.com/ksql/ksql/ext/vtab"
 )
 
@@ -32,6 +33,7 @@ var Extension = host.Extension{
 		functions.NGramKernel,
 		functions.Kernel,
 		functions.KernelDistance,
+		functions.TransducerWeight,
 		functions.RFFEmbed,
 		functions.KSQLConfig,
 		functions.KSQLVersion,
@@ -50,6 +52,7 @@ var Extension = host.Extension{
 	},
 	Settings: []*host.Setting{
 		host.MaxDPCells,
+		transducer.MaxRows,
 		vtab.MaxGramBytes,
 		vtab.MaxSVMCacheBytes,
 		vtab.MaxKLMSEpochs,

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/ksql/ksql/ext/host"
+	"github.com/ksql/ksql/ext/transducer"
 	"github.com/ksql/ksql/internal/kernels"
 )
 
@@ -48,17 +49,23 @@ func Object(spec *kernels.Spec, args []any, i int, name string) (o kernels.Objec
 
 var workspaces = sync.Pool{New: func() any { return new(kernels.Workspace) }}
 
-// Workspace returns a pooled workspace bound to c's limits; Release it.
-func Workspace(c *host.Conn) *kernels.Workspace {
+// Workspace returns a pooled workspace bound to c's limits and to the
+// transducer tables spec names, read now; Release it.
+func Workspace(c *host.Conn, spec *kernels.Spec) (*kernels.Workspace, error) {
+	env := transducer.For(c)
+	if err := env.Prepare(spec); err != nil {
+		return nil, err
+	}
 	ws := workspaces.Get().(*kernels.Workspace)
 	ws.MaxCells = host.MaxDPCells.Get(c)
 	ws.Check = c.Err
-	return ws
+	ws.Env = env
+	return ws, nil
 }
 
 // Release returns a workspace to the pool.
 func Release(ws *kernels.Workspace) {
-	ws.Check = nil
+	ws.Check, ws.Env = nil, nil
 	workspaces.Put(ws)
 }
 
@@ -87,7 +94,10 @@ func kernelFunc(c *host.Conn, args []any) (any, error) {
 	if err != nil || null {
 		return nil, err
 	}
-	ws := Workspace(c)
+	ws, err := Workspace(c, spec)
+	if err != nil {
+		return nil, err
+	}
 	defer Release(ws)
 	v, err := spec.EvalFloat(&a, &b, ws)
 	if err != nil {
@@ -101,7 +111,10 @@ func kernelDistance(c *host.Conn, args []any) (any, error) {
 	if err != nil || null {
 		return nil, err
 	}
-	ws := Workspace(c)
+	ws, err := Workspace(c, spec)
+	if err != nil {
+		return nil, err
+	}
 	defer Release(ws)
 	v, err := spec.Distance(&a, &b, ws)
 	if err != nil {

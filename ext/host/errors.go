@@ -3,6 +3,7 @@ package host
 import (
 	"errors"
 	"fmt"
+	"github.com/ksql/ksql/internal/fst"
 	"strings"
 
 	"github.com/ksql/ksql/internal/strkernel"
@@ -18,6 +19,12 @@ func Explain(err error) error {
 			"raise it with ksql_config('max_dp_cells', N)", le.Cells, le.Max)
 		// Keep the context that wrapped the bound (which rows, ...).
 		return errors.New(strings.Replace(err.Error(), le.Error(), hint, 1))
+	}
+	var se *fst.SizeError
+	if errors.As(err, &se) {
+		hint := fmt.Sprintf("the composed transducer T∘T⁻¹ would have more than max_dp_cells = %d states and arcs; "+
+			"raise it with ksql_config('max_dp_cells', N)", se.Max)
+		return errors.New(strings.Replace(err.Error(), se.Error(), hint, 1))
 	}
 	return err
 }

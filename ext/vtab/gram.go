@@ -158,11 +158,19 @@ func (c *gramCursor) computeLine(fixedRow int) error {
 			return nil
 		}
 		c.line = make([]float64, len(objs))
-		err := c.t.src.spec.Cross(objs[other:other+1], objs[o:o+1], c.line[other:other+1], gramOptions(c.t.hc))
+		opt, err := gramOptions(c.t.hc, c.t.src.spec)
+		if err != nil {
+			return err
+		}
+		err = c.t.src.spec.Cross(objs[other:other+1], objs[o:o+1], c.line[other:other+1], opt)
 		return pairErrorFixed(snap, err, other, o)
 	}
 	c.line = make([]float64, len(objs))
-	err := c.t.src.spec.Cross(objs, objs[o:o+1], c.line, gramOptions(c.t.hc))
+	opt, err := gramOptions(c.t.hc, c.t.src.spec)
+	if err != nil {
+		return err
+	}
+	err = c.t.src.spec.Cross(objs, objs[o:o+1], c.line, opt)
 	return pairErrorFixed(snap, err, -1, o)
 }
 
@@ -200,7 +208,11 @@ func (c *gramCursor) computeFull() error {
 		return err
 	}
 	c.full = make([]float64, m*m)
-	err := c.t.src.spec.Gram(c.snap.objs, c.full, gramOptions(c.t.hc))
+	opt, err := gramOptions(c.t.hc, c.t.src.spec)
+	if err != nil {
+		return err
+	}
+	err = c.t.src.spec.Gram(c.snap.objs, c.full, opt)
 	return pairError(c.snap, err)
 }
 

@@ -337,8 +337,12 @@ func (f *fitting) gram(tooBig func(n int, need, max int64) error) (*kpca.Gram, e
 	if need, max := kpca.ExactBytes(n), f.maxBytes(); need > max {
 		return nil, tooBig(n, need, max)
 	}
+	opt, err := gramOptions(f.hc, f.src.spec)
+	if err != nil {
+		return nil, err
+	}
 	K := kpca.NewGram(n)
-	if err := f.src.spec.Gram(f.snap.objs, K.Upper(), gramOptions(f.hc)); err != nil {
+	if err := f.src.spec.Gram(f.snap.objs, K.Upper(), opt); err != nil {
 		K.Release()
 		return nil, pairError(f.snap, err)
 	}
@@ -349,8 +353,12 @@ func (f *fitting) gram(tooBig func(n int, need, max int64) error) (*kpca.Gram, e
 // computed in parallel; cols[l] is the object index of basis[l], to name
 // rows in errors.
 func (f *fitting) cross(basis []kernels.Object, cols []int) ([]float64, error) {
+	opt, err := gramOptions(f.hc, f.src.spec)
+	if err != nil {
+		return nil, err
+	}
 	C := make([]float64, len(f.snap.objs)*len(basis))
-	if err := f.src.spec.Cross(f.snap.objs, basis, C, gramOptions(f.hc)); err != nil {
+	if err := f.src.spec.Cross(f.snap.objs, basis, C, opt); err != nil {
 		if pe, ok := asPair(err); ok {
 			return nil, f.objError(pe.Row, cols[pe.Col], pe.Err)
 		}
@@ -395,8 +403,12 @@ type newObject struct {
 
 // kernels returns k(basis_i, z) for each basis object.
 func (n *newObject) kernels(basis []kernels.Object) ([]float64, error) {
+	opt, err := gramOptions(n.hc, n.spec)
+	if err != nil {
+		return nil, err
+	}
 	kz := make([]float64, len(basis))
-	if err := n.spec.Cross(basis, []kernels.Object{n.z}, kz, gramOptions(n.hc)); err != nil {
+	if err := n.spec.Cross(basis, []kernels.Object{n.z}, kz, opt); err != nil {
 		if pe, ok := asPair(err); ok {
 			return nil, fmt.Errorf("input: %w", pe.Err)
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ksql/ksql/ext/host"
+	"github.com/ksql/ksql/ext/transducer"
 	"github.com/ksql/ksql/internal/kernels"
 )
 
@@ -418,6 +419,12 @@ func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) err
 		}
 		return nil, s.readError(c, err)
 	}
+	// A fit also depends on the transducer tables the kernel names.
+	d, err := transducer.For(c).Digest(s.spec)
+	if err != nil {
+		return nil, err
+	}
+	h.Write(d)
 	var sum [sha256.Size]byte
 	h.Sum(sum[:0])
 	if prev != nil && prev.hash == sum {
@@ -529,9 +536,14 @@ func objExcerpt(v any) string {
 }
 
 // gramOptions binds a parallel kernel computation to the connection: its
-// interrupt and its string-kernel bound.
-func gramOptions(c *host.Conn) kernels.GramOptions {
-	return kernels.GramOptions{Interrupt: c.Err, MaxCells: host.MaxDPCells.Get(c)}
+// interrupt, its string-kernel bound and the transducer tables spec
+// names, read now (so every statement sees them as they are).
+func gramOptions(c *host.Conn, spec *kernels.Spec) (kernels.GramOptions, error) {
+	env := transducer.For(c)
+	if err := env.Prepare(spec); err != nil {
+		return kernels.GramOptions{}, err
+	}
+	return kernels.GramOptions{Interrupt: c.Err, MaxCells: host.MaxDPCells.Get(c), Env: env}, nil
 }
 
 func asPair(err error) (*kernels.PairError, bool) {

@@ -229,9 +229,12 @@ func svmKernel(f *fitting) (svm.Kernel, func(), error) {
 		return svm.KernelFunc(col), K.Release, nil
 	}
 	p := f.spec().Prepare(objs)
-	opt := gramOptions(f.hc)
+	opt, err := gramOptions(f.hc, f.spec())
+	if err != nil {
+		return nil, nil, err
+	}
 	col := func(i int, idx []int, dst []float64) error {
-		ws := kernels.Workspace{MaxCells: opt.MaxCells, Check: f.hc.Err}
+		ws := kernels.Workspace{MaxCells: opt.MaxCells, Check: f.hc.Err, Env: opt.Env}
 		for t, j := range idx {
 			v, err := p.Eval(i, p, j, &ws)
 			if err != nil {

@@ -47,7 +47,7 @@ func (k *rationalKernel) Eval(a, b *Object, ws *Workspace) (xfloat.F, error) {
 	lim := strkernel.Limits{MaxCells: ws.MaxCells, Check: ws.Check}
 	kern, err := tab.Kernel(k.unit, lim)
 	if err != nil {
-		return xfloat.F{}, err
+		return xfloat.F{}, fmt.Errorf("rational(fst=%s): %w", k.name, err)
 	}
 	return kern.EvalSeq(a.Seq(k.unit), b.Seq(k.unit), &ws.fst, lim)
 }
