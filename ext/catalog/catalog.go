@@ -49,6 +49,8 @@ var Extension = host.Extension{
 		{Name: "tsne", Module: vtab.TSNE},
 		{Name: "kfda", Module: vtab.KFDA},
 		{Name: "ksql_model", Module: vtab.KSQLModel},
+		{Name: "fst_text", Module: vtab.FSTText},
+		{Name: "kernel_spectrum", Module: vtab.KernelSpectrum},
 	},
 	Settings: []*host.Setting{
 		host.MaxDPCells,

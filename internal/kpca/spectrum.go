@@ -1,0 +1,72 @@
+package kpca
+
+import (
+	"errors"
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Spectrum summarises the eigenvalues of a Gram matrix: Mercer's condition
+// checked on data.
+type Spectrum struct {
+	// Values are the eigenvalues of (K + Kᵀ)/2, largest first.
+	Values []float64
+	// Symmetric reports K = Kᵀ to within 1e-12 of its largest entry.
+	Symmetric bool
+	// Min is the smallest eigenvalue.
+	Min float64
+	// NegativeMass is Σ|λ| over the negative eigenvalues divided by the
+	// trace (Σ|λ| when the trace is not positive): 0 for a positive
+	// semi-definite K.
+	NegativeMass float64
+}
+
+// SpectrumOf returns the spectrum of the n×n matrix K, stored by rows.
+// K must be finite.
+func SpectrumOf(K []float64, n int) (Spectrum, error) {
+	var s Spectrum
+	if n == 0 {
+		return Spectrum{Symmetric: true}, nil
+	}
+	big, asym := 0.0, 0.0
+	S := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			a, b := K[i*n+j], K[j*n+i]
+			big = math.Max(big, math.Max(math.Abs(a), math.Abs(b)))
+			asym = math.Max(asym, math.Abs(a-b))
+			S.SetSym(i, j, a/2+b/2)
+		}
+	}
+	s.Symmetric = asym <= 1e-12*big
+	var eig mat.EigenSym
+	if !eig.Factorize(S, false) {
+		return s, errNoConvergence
+	}
+	s.Values = eig.Values(nil)
+	sort.Sort(sort.Reverse(sort.Float64Slice(s.Values)))
+	s.Min = s.Values[n-1]
+	trace, neg, abs := 0.0, 0.0, 0.0
+	for i := 0; i < n; i++ {
+		trace += S.At(i, i)
+	}
+	for _, v := range s.Values {
+		abs += math.Abs(v)
+		if v < 0 {
+			neg -= v
+		}
+	}
+	switch {
+	case neg == 0:
+	case trace > 0:
+		s.NegativeMass = neg / trace
+	default:
+		s.NegativeMass = neg / abs
+	}
+	return s, nil
+}
+
+// errNoConvergence is an eigensolver that did not converge (LAPACK's info > 0).
+var errNoConvergence = errors.New("the eigenvalue computation did not converge")
