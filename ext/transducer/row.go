@@ -9,7 +9,7 @@ import (
 )
 
 // row reads one row of a transducer table: src INTEGER ≥ 0; dst INTEGER,
-// or NULL for a final state; input and output TEXT, '' or NULL for ε
+// or NULL for a final state; input and output TEXT, ” or NULL for ε
 // (NULL on a final row); weight REAL, NULL meaning 1.
 func row(v []any) (fst.Row, error) {
 	var r fst.Row
