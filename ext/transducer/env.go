@@ -41,7 +41,8 @@ type entry struct {
 
 // stamp says whether anything a table read could see has changed since:
 // rows changed on this connection, a commit by another, a schema change.
-type stamp struct{ changes, data, schema int64 }
+// The row bound is part of it, so that a lowered bound applies at once.
+type stamp struct{ changes, data, schema, maxRows int64 }
 
 type envKey struct{}
 
@@ -112,7 +113,7 @@ func (e *Env) Resolve(kind, name string) (any, error) {
 }
 
 func (e *Env) stamp() (stamp, error) {
-	var st stamp
+	st := stamp{maxRows: MaxRows.Get(e.c)}
 	err := e.c.Query("SELECT total_changes(), (SELECT data_version FROM pragma_data_version), "+
 		"(SELECT schema_version FROM pragma_schema_version)", nil, func(v []any) error {
 		st.changes, _ = v[0].(int64)
@@ -181,7 +182,11 @@ func (e *Env) read(name string) ([]fst.Row, [32]byte, error) {
 		case strings.Contains(msg, "no such table"):
 			err = fmt.Errorf("no table %s (a transducer is a table of arcs: src, dst, input, output, weight)", name)
 		case strings.Contains(msg, "no such column"):
-			err = fmt.Errorf("%s (a transducer table has columns src, dst, input, output, weight)", msg[strings.Index(msg, "no such column"):])
+			msg = msg[strings.Index(msg, "no such column"):]
+			if i := strings.Index(msg, " ("); i >= 0 {
+				msg = msg[:i] // the driver's result code
+			}
+			err = fmt.Errorf("%s (a transducer table has columns src, dst, input, output, weight)", msg)
 		}
 		return nil, [32]byte{}, fmt.Errorf("rational(fst=%s): %w", name, err)
 	}
