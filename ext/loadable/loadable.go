@@ -1,0 +1,125 @@
+//go:build cgo
+
+package loadable
+
+/*
+#cgo CFLAGS: -O2
+#include <stdlib.h>
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"context"
+	"fmt"
+	"runtime/cgo"
+	"unsafe"
+
+	"github.com/ksql/ksql/ext/catalog"
+	"github.com/ksql/ksql/ext/host"
+)
+
+// registrar binds functions and modules to one connection through the C API.
+type registrar struct {
+	db *C.sqlite3
+	hc *host.Conn
+}
+
+var _ host.Registrar = registrar{}
+
+// fn is what a registered function's user data points to.
+type fn struct {
+	f  *host.Func
+	hc *host.Conn
+}
+
+// RegisterFunction implements host.Registrar: variadic (Func.Call checks
+// the count), deterministic and innocuous when the function is pure.
+func (r registrar) RegisterFunction(f *host.Func) error {
+	flags := C.int(0)
+	if f.Deterministic {
+		flags = C.SQLITE_DETERMINISTIC | C.SQLITE_INNOCUOUS
+	}
+	name := C.CString(f.Name)
+	defer C.free(unsafe.Pointer(name))
+	h := cgo.NewHandle(&fn{f, r.hc})
+	// On failure SQLite calls the destructor, which deletes h.
+	if rc := C.ksql_create_function(r.db, name, flags, C.uintptr_t(h)); rc != C.SQLITE_OK {
+		return fmt.Errorf("sqlite3_create_function_v2: %s", C.GoString(C.ksql_errmsg(r.db)))
+	}
+	return nil
+}
+
+// RegisterModule implements host.Registrar.
+func (r registrar) RegisterModule(name string, m host.Module) error {
+	_, epo := m.(host.Eponymous)
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	h := cgo.NewHandle(&module{m: m, hc: r.hc})
+	if rc := C.ksql_create_module(r.db, cname, boolInt(epo), C.uintptr_t(h)); rc != C.SQLITE_OK {
+		return fmt.Errorf("sqlite3_create_module_v2: %s", C.GoString(C.ksql_errmsg(r.db)))
+	}
+	return nil
+}
+
+func boolInt(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// interrupted is the context of every statement on one connection: done
+// once SQLite says the running statement was interrupted (SQLite ≥ 3.41;
+// on older libraries never, and sqlite3_interrupt is seen between rows).
+type interrupted struct {
+	context.Context
+	db *C.sqlite3
+}
+
+func (c interrupted) Err() error {
+	if C.ksql_is_interrupted(c.db) != 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+//export ksqlGoInit
+func ksqlGoInit(db *C.sqlite3, pzErrMsg **C.char) (rc C.int) {
+	defer func() {
+		if r := recover(); r != nil {
+			rc = setErrMsg(pzErrMsg, fmt.Sprintf("ksql: internal error: %v", r))
+		}
+	}()
+	hc := catalog.Extension.NewConn(queryFunc(db))
+	hc.SetContext(interrupted{context.Background(), db})
+	if err := catalog.Extension.Install(registrar{db, hc}); err != nil {
+		return setErrMsg(pzErrMsg, err.Error())
+	}
+	return C.SQLITE_OK
+}
+
+// setErrMsg gives SQLite an error message it will free with sqlite3_free.
+func setErrMsg(pz **C.char, msg string) C.int {
+	if pz != nil {
+		*pz = C.ksql_strdup(cstr(msg), C.int(len(msg)))
+	}
+	return C.SQLITE_ERROR
+}
+
+//export ksqlGoRelease
+func ksqlGoRelease(h C.uintptr_t) { cgo.Handle(h).Delete() }
+
+//export ksqlGoFunc
+func ksqlGoFunc(ctx *C.sqlite3_context, h C.uintptr_t, argc C.int, argv *C.ksql_arg) {
+	f := cgo.Handle(h).Value().(*fn)
+	var buf [8]any
+	args := goArgs(buf[:0], argc, argv)
+	res, err := f.f.Call(f.hc, args) // Call recovers panics into err
+	if err != nil {
+		msg := err.Error()
+		C.ksql_result_error(ctx, cstr(msg), C.int(len(msg)))
+		return
+	}
+	setResult(ctx, res)
+}
