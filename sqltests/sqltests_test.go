@@ -21,8 +21,11 @@ import (
 var drivers = []string{"ksql"}
 
 func driverLabel(name string) string {
-	if name == "ksql" {
+	switch name {
+	case "ksql":
 		return "modernc"
+	case loadableDriver:
+		return "loadable"
 	}
 	return "mattn"
 }
@@ -109,7 +112,7 @@ func TestSQL(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no test files: %v", err)
 	}
-	for _, drv := range drivers {
+	for _, drv := range withLoadable(t) {
 		t.Run(driverLabel(drv), func(t *testing.T) {
 			for _, file := range files {
 				t.Run(file, func(t *testing.T) { runFile(t, drv, file) })
