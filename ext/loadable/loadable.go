@@ -110,16 +110,31 @@ func setErrMsg(pz **C.char, msg string) C.int {
 //export ksqlGoRelease
 func ksqlGoRelease(h C.uintptr_t) { cgo.Handle(h).Delete() }
 
+// ksqlGoFunc runs one call. It returns 1 when the result is a number or
+// NULL, left in *res for the C side to hand to SQLite, and 0 when it has
+// set the result itself.
+//
 //export ksqlGoFunc
-func ksqlGoFunc(ctx *C.sqlite3_context, h C.uintptr_t, argc C.int, argv *C.ksql_arg) {
+func ksqlGoFunc(ctx *C.sqlite3_context, h C.uintptr_t, argc C.int, argv *C.ksql_arg, res *C.ksql_arg) C.int {
 	f := cgo.Handle(h).Value().(*fn)
 	var buf [8]any
 	args := goArgs(buf[:0], argc, argv)
-	res, err := f.f.Call(f.hc, args) // Call recovers panics into err
+	v, err := f.f.Call(f.hc, args) // Call recovers panics into err
 	if err != nil {
 		msg := err.Error()
 		C.ksql_result_error(ctx, cstr(msg), C.int(len(msg)))
-		return
+		return 0
 	}
-	setResult(ctx, res)
+	switch x := v.(type) {
+	case float64:
+		res._type, res.d = C.SQLITE_FLOAT, C.double(x)
+	case int64:
+		res._type, res.i = C.SQLITE_INTEGER, C.sqlite3_int64(x)
+	case nil:
+		res._type = C.SQLITE_NULL
+	default:
+		setResult(ctx, v)
+		return 0
+	}
+	return 1
 }

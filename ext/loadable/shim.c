@@ -9,7 +9,7 @@ __attribute__((visibility("hidden"))) const sqlite3_api_routines *sqlite3_api = 
 
 /* Go's side, exported by the cgo files of this package. */
 extern int ksqlGoInit(sqlite3 *db, char **pzErrMsg);
-extern void ksqlGoFunc(sqlite3_context *ctx, uintptr_t h, int argc, ksql_arg *args);
+extern int ksqlGoFunc(sqlite3_context *ctx, uintptr_t h, int argc, ksql_arg *args, ksql_arg *res);
 extern void ksqlGoRelease(uintptr_t h);
 extern char *ksqlGoConnect(uintptr_t h, sqlite3 *db, int argc, char **argv, int create, uintptr_t *out);
 extern char *ksqlGoBestIndex(uintptr_t h, sqlite3_index_info *info);
@@ -71,7 +71,14 @@ static void xFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 	ksql_arg buf[KSQL_STACK_ARGS], *heap;
 	ksql_arg *a = fillArgs(argc, argv, buf, &heap);
 	if (!a) { sqlite3_result_error_nomem(ctx); return; }
-	ksqlGoFunc(ctx, (uintptr_t)sqlite3_user_data(ctx), argc, a);
+	ksql_arg res;
+	/* Numbers come back in res, saving a call into C per row; Go sets
+	 * text, blobs and errors itself. */
+	if (ksqlGoFunc(ctx, (uintptr_t)sqlite3_user_data(ctx), argc, a, &res)) {
+		if (res.type == SQLITE_FLOAT) sqlite3_result_double(ctx, res.d);
+		else if (res.type == SQLITE_INTEGER) sqlite3_result_int64(ctx, res.i);
+		else sqlite3_result_null(ctx);
+	}
 	sqlite3_free(heap);
 }
 
