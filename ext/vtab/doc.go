@@ -81,13 +81,15 @@
 // # kernel_map(id, vector, input HIDDEN)
 //
 // The exact explicit feature map of Ghiasi-Shirazi & Qaraei as float32
-// BLOBs: φ(z) = Λ_r^(−1/2)·U_rᵀ·[k(x_1, z), …, k(x_n, z)] with K = UΛUᵀ,
-// the coordinates of K^(−1/2)·k(z) in the basis of K's r eigenvectors
-// whose eigenvalues exceed tol·λ_max (tol= option, default 2⁻⁵²), so that
-// ⟨φ(x_i), φ(z)⟩ = k(x_i, z) for every stored x_i. The dimension r is n
-// for a non-singular Gram matrix, less when objects coincide; read it with
-// length(vector)/4 before creating a vec0 table. A new object maps to the
-// projection of its feature vector on the span of the stored ones, so L2
+// BLOBs, through the pivoted Cholesky factor PᵀKP = UᵀU (internal/kpca's
+// Map): a stored object's vector is its column of U's first r rows, a new
+// one's U₁⁻ᵀ times its kernel values against the r pivots, so that
+// ⟨φ(x_i), φ(z)⟩ = k(x_i, z) for every stored x_i. The dimension r is the
+// numerical rank (tol= option: remaining diagonal at most tol·max k(x, x),
+// default n·2⁻⁵²): n for a non-singular Gram matrix, less when objects
+// coincide; read it with length(vector)/4 before creating a vec0 table. A
+// new object maps to the projection of its feature vector on the span of
+// the stored ones, so L2
 // distances to it differ from kernel_distance by one constant and nearest
 // neighbours in vec0 are the kernel's.
 package vtab

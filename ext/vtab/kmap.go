@@ -28,7 +28,7 @@ type mapFit struct {
 
 func configureMap(opts options) (model, error) {
 	tol, err := opts.real("tol", 0, func(f float64) bool { return f > 0 && f < 1 },
-		"a number between 0 and 1 (exclusive), the pseudo-inverse tolerance relative to the largest eigenvalue")
+		"a number between 0 and 1 (exclusive), the factorisation tolerance relative to the largest k(x, x)")
 	return &mapModel{relTol: tol}, err
 }
 

@@ -222,3 +222,24 @@ func BenchmarkFitDigits2000(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkFitMapDigits: the kernel_map fit of the 1,797 digits (pixels
+// /16, gauss(sigma=1)), the factorisation alone, the Gram matrix copied in
+// before each run. The anchor is scipy.linalg.eigh of the same matrix
+// (testdata/bench_eigh.py), what the map took before the pivoted
+// Cholesky; see the note in testdata/README.md.
+func BenchmarkFitMapDigits(b *testing.B) {
+	X := digitsX(b)
+	K := parallelGram(X, gauss(1))
+	work := mat.NewSymDense(len(X), nil)
+	var dim int
+	for b.Loop() {
+		work.CopySym(K)
+		m, err := FitMap(work, MapOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		dim = m.Dim()
+	}
+	b.ReportMetric(float64(dim), "dim")
+}

@@ -17,12 +17,15 @@ type modelWire struct {
 	Proj, Coef, MeanCoef, Offset []float64
 }
 
+// mapWire is the pivoted Cholesky map. A map stored by an earlier ksql
+// (K's eigenbasis: Eigenvalues and Coef, no Piv) does not decode: its
+// table refits.
 type mapWire struct {
-	Eigenvalues              []float64
-	Dropped                  int
-	Tolerance, MinEigenvalue float64
-	N, R                     int
-	Coef                     []float64
+	Dropped                int
+	Tolerance, MinResidual float64
+	N, R                   int
+	Piv                    []int
+	U                      []float64
 }
 
 // errBadEncoding is returned for stored bytes that do not decode to a
@@ -58,7 +61,7 @@ func (m *Model) UnmarshalBinary(b []byte) error {
 
 // MarshalBinary encodes the map for storage.
 func (m *Map) MarshalBinary() ([]byte, error) {
-	return encode(mapWire{m.Eigenvalues, m.Dropped, m.Tolerance, m.MinEigenvalue, m.n, m.r, m.coef})
+	return encode(mapWire{m.Dropped, m.Tolerance, m.MinResidual, m.n, m.r, m.piv, m.u})
 }
 
 // UnmarshalBinary decodes what MarshalBinary encoded, checking sizes.
@@ -67,11 +70,19 @@ func (m *Map) UnmarshalBinary(b []byte) error {
 	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&w); err != nil {
 		return err
 	}
-	if w.N < 0 || w.R < 0 || len(w.Coef) != w.N*w.R || len(w.Eigenvalues) != w.R {
+	if w.N < 0 || w.R < 0 || w.R > w.N || len(w.Piv) != w.N || len(w.U) != w.N*w.R {
 		return errBadEncoding
 	}
-	*m = Map{Eigenvalues: w.Eigenvalues, Dropped: w.Dropped, Tolerance: w.Tolerance, MinEigenvalue: w.MinEigenvalue,
-		n: w.N, r: w.R, coef: w.Coef}
+	pos := make([]int, w.N)
+	seen := make([]bool, w.N)
+	for p, i := range w.Piv {
+		if i < 0 || i >= w.N || seen[i] {
+			return errBadEncoding
+		}
+		seen[i], pos[i] = true, p
+	}
+	*m = Map{Dropped: w.Dropped, Tolerance: w.Tolerance, MinResidual: w.MinResidual,
+		n: w.N, r: w.R, piv: w.Piv, pos: pos, u: w.U}
 	return nil
 }
 

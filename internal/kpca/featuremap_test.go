@@ -47,7 +47,7 @@ func TestFeatureMapReproducesKernel(t *testing.T) {
 			if c.wantDim != 0 && m.Dim() != c.wantDim {
 				t.Errorf("dimension %d, want %d", m.Dim(), c.wantDim)
 			}
-			if m.Dim()+m.Dropped != n || len(m.Eigenvalues) != m.Dim() {
+			if m.Dim()+m.Dropped != n {
 				t.Errorf("dim %d + dropped %d ≠ n %d", m.Dim(), m.Dropped, n)
 			}
 			stored := make([][]float64, n)
@@ -89,41 +89,34 @@ func TestFeatureMapReproducesKernel(t *testing.T) {
 	}
 }
 
-// TestFeatureMapIsGramSquareRoot: the coordinates are those of
-// K^(−1/2)·k(z) in the eigenbasis, so stacking the training vectors gives
-// Φ with ΦΦᵀ = K; on a small non-singular example, compare Φ with the
-// symmetric square root computed independently by mat.EigenSym as
-// K^(1/2) = U·Λ^(1/2)·Uᵀ: Φ·U_rᵀ must equal K^(1/2).
-func TestFeatureMapIsGramSquareRoot(t *testing.T) {
-	X := digitsX(t)[:40]
-	K := gram(X, gauss(1))
-	var es mat.EigenSym
-	if !es.Factorize(K, true) {
-		t.Fatal("eigen")
-	}
-	var U mat.Dense
-	es.VectorsTo(&U)
-	lam := es.Values(nil)
-	var half mat.Dense
-	half.Apply(func(i, j int, v float64) float64 { return v * math.Sqrt(lam[j]) }, &U)
-	var root mat.Dense
-	root.Mul(&half, U.T())
-	m, err := FitMap(copySym(K), MapOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// u_j (by the sign rule) = ±U's column for λ_j; recover K^(1/2) = Σ_j φ_j u_jᵀ
-	// with u_j = coef_j·sqrt(λ_j).
-	n := len(X)
-	for i := 0; i < n; i++ {
-		phi := m.Stored(i, nil)
-		for l := 0; l < n; l++ {
-			var s float64
-			for j, lj := range m.Eigenvalues {
-				s += phi[j] * m.coef[l*m.r+j] * math.Sqrt(lj)
-			}
-			if math.Abs(s-root.At(i, l)) > 1e-10 {
-				t.Fatalf("(K^(1/2))_%d,%d: map %.15g, EigenSym %.15g", i, l, s, root.At(i, l))
+// TestFeatureMapIsGramFactor: stacking the training vectors gives Φ with
+// ΦΦᵀ = K, the Gram matrix computed directly from the data, on a
+// non-singular example (all objects are pivots) and on a singular one
+// (duplicated rows), to rounding.
+func TestFeatureMapIsGramFactor(t *testing.T) {
+	digits := digitsX(t)
+	for _, c := range []struct {
+		name string
+		X    [][]float64
+		dim  int
+	}{
+		{"digits[:40] gauss(sigma=1)", digits[:40], 40},
+		{"digits[:20] twice", append(append([][]float64(nil), digits[:20]...), digits[:20]...), 20},
+	} {
+		K := gram(c.X, gauss(1))
+		m, err := FitMap(copySym(K), MapOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Dim() != c.dim {
+			t.Errorf("%s: dimension %d, want %d", c.name, m.Dim(), c.dim)
+		}
+		n := len(c.X)
+		for i := 0; i < n; i++ {
+			for l := 0; l < n; l++ {
+				if got := dot(m.Stored(i, nil), m.Stored(l, nil)); math.Abs(got-K.At(i, l)) > 1e-13 {
+					t.Fatalf("%s: (ΦΦᵀ)_%d,%d = %.17g, K = %.17g", c.name, i, l, got, K.At(i, l))
+				}
 			}
 		}
 	}
@@ -143,7 +136,7 @@ func TestFeatureMapErrors(t *testing.T) {
 		{"no objects", nil, MapOptions{}, "no objects"},
 		{"NaN", withNaN, MapOptions{}, "entry (1, 4) is NaN"},
 		{"not PSD", gram(iris, func(a, b []float64) float64 { return gauss(1)(a, b) - 0.05*dot(a, b) }), MapOptions{}, "not positive semi-definite"},
-		{"zero kernel", mat.NewSymDense(4, nil), MapOptions{}, "no positive eigenvalue"},
+		{"zero kernel", mat.NewSymDense(4, nil), MapOptions{}, "no positive diagonal entry"},
 		{"interrupt", gram(iris, gauss(1)), MapOptions{Interrupt: func() error { return stop }}, "stop"},
 	}
 	for _, c := range cases {

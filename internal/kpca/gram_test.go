@@ -67,8 +67,8 @@ func TestNewGram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gotMap.Dim() != wantMap.Dim() || gotMap.Eigenvalues[0] != wantMap.Eigenvalues[0] {
-		t.Fatalf("FitMap on NewGram: dim %d, λ₁ %v; want %d, %v", gotMap.Dim(), gotMap.Eigenvalues[0], wantMap.Dim(), wantMap.Eigenvalues[0])
+	if g, w := gotMap.Stored(7, nil), wantMap.Stored(7, nil); gotMap.Dim() != wantMap.Dim() || g[0] != w[0] {
+		t.Fatalf("FitMap on NewGram: dim %d, φ(x_7)₀ %v; want %d, %v", gotMap.Dim(), g[0], wantMap.Dim(), w[0])
 	}
 
 	// Recycling: the storage of a consumed NewGram matrix comes back to the
