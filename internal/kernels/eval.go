@@ -136,17 +136,18 @@ func (n *node) full(a, b *Object, ws *Workspace, wantD2 bool) (pair, error) {
 }
 
 func (n *node) leafFull(a, b *Object, ws *Workspace, wantD2 bool) (p pair, err error) {
+	if a == b {
+		p.ab, err = n.selfValue(a, ws)
+		p.aa, p.bb = p.ab, p.ab
+		return p, err
+	}
 	if p.ab, err = n.ev.Eval(a, b, ws); err != nil {
 		return p, err
 	}
-	if a == b {
-		p.aa, p.bb = p.ab, p.ab
-		return p, nil
-	}
-	if p.aa, err = n.ev.Eval(a, a, ws); err != nil {
+	if p.aa, err = n.selfValue(a, ws); err != nil {
 		return p, err
 	}
-	if p.bb, err = n.ev.Eval(b, b, ws); err != nil {
+	if p.bb, err = n.selfValue(b, ws); err != nil {
 		return p, err
 	}
 	if !wantD2 {

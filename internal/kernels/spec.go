@@ -47,6 +47,7 @@ type node struct {
 	scaled bool           // opProduct: it has numbers
 	kids   []*node
 	domain Domain
+	leaf   int // opLeaf: its index among the spec's leaves
 }
 
 // Spec is a parsed and type-checked kernel spec. It is immutable and safe
@@ -56,6 +57,9 @@ type Spec struct {
 	root  *node
 	units [2]bool // string units the spec's string kernels use
 	refs  []Reference
+	// selfLeaves is the number of leaves when objects keep their K(a, a)
+	// per leaf (selfCache), 0 when they do not: see markSelf.
+	selfLeaves int
 }
 
 // Reference is a name that a spec's kernel parameter refers to outside the
@@ -105,6 +109,7 @@ func ParseEnv(text string, env Env) (*Spec, error) {
 	}
 	s := &Spec{text: text, root: root, refs: c.refs}
 	markUnits(root, &s.units)
+	s.markSelf()
 	return s, nil
 }
 
@@ -165,6 +170,7 @@ type Object struct {
 	Vec   Vec
 	isStr bool
 	seqs  [2]strSeq
+	self  *selfCache // K(a, a) per leaf, for normalize and over= (nil: none)
 }
 
 // PrepareVec wraps a vector for Eval.
@@ -173,6 +179,9 @@ func (s *Spec) PrepareVec(v Vec) Object { return Object{Vec: v} }
 // PrepareString decodes a string for Eval.
 func (s *Spec) PrepareString(t string) Object {
 	o := Object{isStr: true}
+	if s.selfLeaves > 0 {
+		o.self = newSelfCache(s.selfLeaves)
+	}
 	for u, used := range s.units {
 		if used {
 			o.seqs[u] = decodeString(t, strkernel.Unit(u))

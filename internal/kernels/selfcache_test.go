@@ -1,0 +1,112 @@
+package kernels
+
+import (
+	"math"
+	"sync/atomic"
+	"testing"
+
+	"github.com/ksql/ksql/internal/xfloat"
+)
+
+// countingKernel is ngram(n=1) counting its evaluations of K(a, a).
+type countingKernel struct{ self *atomic.Int64 }
+
+func (k countingKernel) Eval(a, b *Object, ws *Workspace) (xfloat.F, error) {
+	if a == b {
+		k.self.Add(1)
+	}
+	sa, sb := a.Seq(0).Chars(), b.Seq(0).Chars()
+	s := 0.0
+	for _, x := range sa {
+		for _, y := range sb {
+			if x == y {
+				s++
+			}
+		}
+	}
+	return xfloat.New(s), nil
+}
+
+// TestSelfValuesOncePerObject: a Gram matrix of normalize(K) and of
+// gauss(over=K) evaluates K(a, a) once per object, not once per pair, and
+// gives the values computed without the cache.
+func TestSelfValuesOncePerObject(t *testing.T) {
+	var selfCalls atomic.Int64
+	def := Def{Name: "countself", Domain: StringDomain,
+		Build: func(*Args) (Evaluator, error) { return countingKernel{&selfCalls}, nil }}
+	Register(&def)
+	defer Unregister("countself")
+	texts := []string{"abc", "abd", "bcd", "aaaa", "", "cab", "dcba", "bb"}
+	for _, spec := range []string{"normalize(countself)", "gauss(sigma=1, over=countself)", "normalize(countself) + normalize(countself)"} {
+		sp, err := Parse(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		objs := make([]Object, len(texts))
+		for i, s := range texts {
+			objs[i] = sp.PrepareString(s)
+		}
+		n := len(objs)
+		dst := make([]float64, n*n)
+		selfCalls.Store(0)
+		if err := sp.Gram(objs, dst, GramOptions{Workers: 3}); err != nil {
+			t.Fatal(err)
+		}
+		leaves := int64(sp.selfLeaves)
+		if got := selfCalls.Load(); got > leaves*int64(n)+leaves*2 { // a race may compute a slot twice
+			t.Errorf("%s: %d evaluations of K(a, a) for %d objects", spec, got, n)
+		}
+		for i := range objs {
+			for j := i; j < n; j++ {
+				a, b := sp.PrepareString(texts[i]), sp.PrepareString(texts[j])
+				a.self, b.self = nil, nil
+				want, err := sp.EvalFloat(&a, &b, &Workspace{})
+				if err != nil || math.Abs(dst[i*n+j]-want) > 1e-15 {
+					t.Fatalf("%s(%q, %q) = %v, uncached %v (%v)", spec, texts[i], texts[j], dst[i*n+j], want, err)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkGramNormalizeSSK: the Gram matrix of normalize(ssk(p=3,
+// λ=0.5)) over 24 texts of 600 letters, with each text's K(a, a) kept
+// (cached) and computed for every pair as before (uncached).
+func BenchmarkGramNormalizeSSK(b *testing.B) {
+	texts := make([]string, 24)
+	seed := uint64(7)
+	for i := range texts {
+		buf := make([]byte, 600)
+		for j := range buf {
+			seed = seed*6364136223846793005 + 1442695040888963407
+			buf[j] = 'a' + byte(seed>>59)%20
+		}
+		texts[i] = string(buf)
+	}
+	for _, cached := range []bool{true, false} {
+		name := "cached"
+		if !cached {
+			name = "uncached"
+		}
+		b.Run(name, func(b *testing.B) {
+			sp, err := Parse("normalize(ssk(p=3, lambda=0.5))")
+			if err != nil {
+				b.Fatal(err)
+			}
+			n := len(texts)
+			dst := make([]float64, n*n)
+			for b.Loop() {
+				objs := make([]Object, n)
+				for i, s := range texts {
+					objs[i] = sp.PrepareString(s)
+					if !cached {
+						objs[i].self = nil
+					}
+				}
+				if err := sp.Gram(objs, dst, GramOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
