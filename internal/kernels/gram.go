@@ -216,26 +216,39 @@ func (s *Spec) Prepare(objs []Object) *Prepared {
 }
 
 // withNorms computes the squared norms that let gauss use a SIMD dot
-// product: worth it when each object meets many others.
+// product: worth it when each object meets many others. float32 BLOBs are
+// widened to float64 here, once per object (exactly: every float32 is a
+// float64), so that they take the same matrix–vector path as JSON vectors
+// and give the same values.
 func (p *Prepared) withNorms() *Prepared {
-	if !p.fast || p.kern.op != vecGauss {
+	if !p.fast || p.kern.op != vecGauss || len(p.objs) == 0 {
 		return p
 	}
 	p.norms = make([]float64, len(p.objs))
-	same := len(p.objs) > 0
+	d := p.objs[0].Vec.Len()
+	same := d > 0
 	for i := range p.objs {
-		x := p.objs[i].Vec.F64
-		if x != nil {
+		v := p.objs[i].Vec
+		if x := v.F64; x != nil {
 			p.norms[i] = floats.Dot(x, x)
 		} else {
 			p.norms[i] = math.NaN()
 		}
-		same = same && x != nil && len(x) == len(p.objs[0].Vec.F64)
+		same = same && v.Len() == d && (v.F64 != nil || v.F32 != nil)
 	}
-	if d := len(p.objs[0].Vec.F64); same && d > 0 {
-		p.flat, p.dim = make([]float64, len(p.objs)*d), d
-		for i := range p.objs {
-			copy(p.flat[i*d:], p.objs[i].Vec.F64)
+	if !same {
+		return p
+	}
+	p.flat, p.dim = make([]float64, len(p.objs)*d), d
+	for i := range p.objs {
+		row := p.flat[i*d : (i+1)*d]
+		if v := p.objs[i].Vec; v.F64 != nil {
+			copy(row, v.F64)
+		} else {
+			for k := range row {
+				row[k] = v.At(k)
+			}
+			p.norms[i] = floats.Dot(row, row)
 		}
 	}
 	return p
@@ -303,6 +316,10 @@ func (p *Prepared) Eval(i int, q *Prepared, j int, ws *Workspace) (float64, erro
 // tight loop; everything else goes through Eval.
 func (p *Prepared) evalRow(i int, q *Prepared, lo, hi int, row []float64, ws *Workspace) error {
 	x := p.objs[i].Vec.F64
+	if p.norms != nil && q.norms != nil && p.flat != nil && q.flat != nil && p.dim == q.dim {
+		p.gaussRow(i, q, lo, hi, row, p.norms[i], 2*p.kern.sigma*p.kern.sigma)
+		return nil
+	}
 	if p.norms == nil || q.norms == nil || x == nil {
 		for j := lo; j < hi; j++ {
 			v, err := p.Eval(i, q, j, ws)
@@ -314,10 +331,6 @@ func (p *Prepared) evalRow(i int, q *Prepared, lo, hi int, row []float64, ws *Wo
 		return nil
 	}
 	nx, s2 := p.norms[i], 2*p.kern.sigma*p.kern.sigma
-	if p.flat != nil && q.flat != nil && p.dim == q.dim {
-		p.gaussRow(i, q, lo, hi, row, nx, s2)
-		return nil
-	}
 	for j := lo; j < hi; j++ {
 		y := q.objs[j].Vec.F64
 		if len(y) != len(x) || y == nil {
