@@ -113,7 +113,11 @@ func TestNystromAllLandmarksIsExact(t *testing.T) {
 				if e := relErr(ny.Eigenvalues[j], exact.Eigenvalues[j]); e > 1e-9 {
 					t.Errorf("eigenvalue %d: nyström %.15g, exact %.15g", j+1, ny.Eigenvalues[j], exact.Eigenvalues[j])
 				}
-				if e := relErr(ny.ExplainedRatio[j], exact.ExplainedRatio[j]); e > 1e-9 {
+				// The ratio's denominator, the trace of the features'
+				// covariance, sums directions down to W's smallest kept
+				// eigenvalue (m·ε·λ_max), where rounding in CᵀC is scaled
+				// by 1/λ: a few 1e-9 on iris's singular Gram matrix.
+				if e := relErr(ny.ExplainedRatio[j], exact.ExplainedRatio[j]); e > 1e-8 {
 					t.Errorf("explained ratio %d: nyström %.15g, exact %.15g", j+1, ny.ExplainedRatio[j], exact.ExplainedRatio[j])
 				}
 			}
