@@ -66,7 +66,7 @@ func (s *Spec) Gram(objs []Object, dst []float64, opt GramOptions) error {
 	// Rows are handed out longest first (row i has n−i cells), which
 	// balances unequal rows across workers.
 	set := s.Prepare(objs).withNorms()
-	return s.parallel("kernels.Gram", n, n*(n+1)/2, 1, opt, func(i int, p *poller) error {
+	return s.parallel("kernels.Gram", n, s.cost(objs, objs, n*(n+1)/2), 1, opt, func(i int, p *poller) error {
 		return p.row(set, i, set, i, n, dst[i*n:(i+1)*n])
 	})
 }
@@ -85,7 +85,7 @@ func (s *Spec) Cross(a, b []Object, dst []float64, opt GramOptions) error {
 	if n >= 8 && m >= 8 {
 		pa, pb = pa.withNorms(), pb.withNorms()
 	}
-	return s.parallel("kernels.Cross", n, n*m, max(1, 64/max(m, 1)), opt, func(i int, p *poller) error {
+	return s.parallel("kernels.Cross", n, s.cost(a, b, n*m), max(1, 64/max(m, 1)), opt, func(i int, p *poller) error {
 		return p.row(pa, i, pb, 0, m, dst[i*m:(i+1)*m])
 	})
 }
@@ -121,6 +121,33 @@ type poller struct {
 	check func() error
 	count int
 	_     [40]byte // a cache line of its own
+}
+
+// cost converts a count of kernel values between a and b into the units
+// of minParallelCells, a vector kernel value: a string kernel value is a
+// dynamic programme of about |s|·|t| cells, each a few times cheaper than
+// a vector kernel value, so 40 long texts are worth every core although
+// they make few values.
+func (s *Spec) cost(a, b []Object, values int) int {
+	if s.Domain() != StringDomain || len(a) == 0 || len(b) == 0 {
+		return values
+	}
+	la, lb := meanLen(a), meanLen(b)
+	return int(min(float64(values)*max(1, la*lb/8), math.MaxInt32))
+}
+
+// meanLen is the mean length in symbols of string objects (over the units
+// the spec uses, summed), sampled on at most 64 of them.
+func meanLen(objs []Object) float64 {
+	step := max(1, len(objs)/64)
+	total, count := 0, 0
+	for i := 0; i < len(objs); i += step {
+		for _, q := range objs[i].seqs {
+			total += q.Len()
+		}
+		count++
+	}
+	return float64(total) / float64(count)
 }
 
 // parallel runs row(i) for i in [0, n) on up to opt.Workers goroutines

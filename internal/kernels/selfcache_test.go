@@ -110,3 +110,27 @@ func BenchmarkGramNormalizeSSK(b *testing.B) {
 		})
 	}
 }
+
+// TestStringCostUsesCores: a Gram matrix of a few long texts is worth
+// several workers (parallel caps them at cost/minParallelCells), though it
+// has few values; a few short ones, or vectors, are not.
+func TestStringCostUsesCores(t *testing.T) {
+	sp, _ := Parse("ssk(p=3, lambda=0.5)")
+	long := make([]Object, 40)
+	short := make([]Object, 40)
+	for i := range long {
+		long[i] = sp.PrepareString(string(make([]byte, 1000+i)))
+		short[i] = sp.PrepareString("ab")
+	}
+	values := 40 * 41 / 2
+	if c := sp.cost(long, long, values); c/minParallelCells < 2 {
+		t.Errorf("40 texts of 1,000 symbols: cost %d, one worker", c)
+	}
+	if c := sp.cost(short, short, values); c/minParallelCells >= 2 {
+		t.Errorf("40 texts of 2 symbols: cost %d, several workers", c)
+	}
+	vs, _ := Parse("linear")
+	if c := vs.cost([]Object{{}}, []Object{{}}, values); c != values {
+		t.Errorf("vectors: cost %d, want the count of values %d", c, values)
+	}
+}
