@@ -9,6 +9,7 @@ import (
 	sqlitevec "github.com/asg017/sqlite-vec-go-bindings/cgo"
 	"github.com/ksql/ksql/ext/catalog"
 	"github.com/ksql/ksql/ext/host"
+	"github.com/ksql/ksql/ext/loadable"
 	sqlite3 "github.com/mattn/go-sqlite3"
 )
 
@@ -40,11 +41,16 @@ type registrar struct {
 	hc *host.Conn
 }
 
-// RegisterFunction implements host.Registrar.
+// RegisterFunction implements host.Registrar through SQLite's C API on
+// mattn's connection handle (ext/loadable's trampolines): mattn's own
+// RegisterFunc converts every argument by reflection, about 2.9 µs a call
+// where this costs a fraction of a microsecond.
 func (r registrar) RegisterFunction(f *host.Func) error {
-	return r.c.RegisterFunc(f.Name, func(args ...any) (any, error) {
-		return f.Call(r.hc, nullArgs(args))
-	}, f.Deterministic)
+	db, err := dbHandle(r.c)
+	if err != nil {
+		return err
+	}
+	return loadable.RegisterFunction(db, r.hc, f)
 }
 
 // RegisterModule implements host.Registrar.

@@ -1,0 +1,24 @@
+//go:build cgo
+
+package loadable
+
+/*
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/ksql/ksql/ext/host"
+)
+
+// RegisterFunction binds f to the connection db (a sqlite3*) through this
+// package's C trampolines, for a Go program that links SQLite itself
+// (ext/mattn): one call from C into Go per SQL call, with the arguments
+// read in C, where mattn's RegisterFunc converts them by reflection. The
+// program must first point the routines at its SQLite (ext/mattn does,
+// with its linked symbols; see sqlite3_api in shim.c).
+func RegisterFunction(db unsafe.Pointer, hc *host.Conn, f *host.Func) error {
+	return registrar{db: (*C.sqlite3)(db), hc: hc}.RegisterFunction(f)
+}
