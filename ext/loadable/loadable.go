@@ -13,6 +13,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/cgo"
+	"sync"
 	"unsafe"
 
 	"github.com/ksql/ksql/ext/catalog"
@@ -107,6 +108,11 @@ func setErrMsg(pz **C.char, msg string) C.int {
 	return C.SQLITE_ERROR
 }
 
+// argBufs are the argument slices of function calls: a slice handed to
+// Func.Call escapes, and allocating one per call was the largest cost of
+// a cheap function after the crossing into Go.
+var argBufs = sync.Pool{New: func() any { b := make([]any, 0, 8); return &b }}
+
 //export ksqlGoRelease
 func ksqlGoRelease(h C.uintptr_t) { cgo.Handle(h).Delete() }
 
@@ -117,9 +123,12 @@ func ksqlGoRelease(h C.uintptr_t) { cgo.Handle(h).Delete() }
 //export ksqlGoFunc
 func ksqlGoFunc(ctx *C.sqlite3_context, h C.uintptr_t, argc C.int, argv *C.ksql_arg, res *C.ksql_arg) C.int {
 	f := cgo.Handle(h).Value().(*fn)
-	var buf [8]any
-	args := goArgs(buf[:0], argc, argv)
+	bp := argBufs.Get().(*[]any)
+	args := goArgs((*bp)[:0], argc, argv)
 	v, err := f.f.Call(f.hc, args) // Call recovers panics into err
+	clear(args)                    // views of SQLite's memory: not kept
+	*bp = args[:0]
+	argBufs.Put(bp)
 	if err != nil {
 		msg := err.Error()
 		C.ksql_result_error(ctx, cstr(msg), C.int(len(msg)))
