@@ -47,7 +47,7 @@ type MapOptions struct {
 // coincide or the kernel has low rank. Coordinates are those of the
 // Cholesky basis, not of K's eigenbasis: inner products and distances are
 // what the map preserves. Pivots are chosen by largest remaining
-// diagonal, ties by lowest index, so the vectors are deterministic.
+// diagonal (LAPACK's rule), so the vectors are deterministic.
 //
 // A Map is immutable and safe for concurrent use.
 type Map struct {
