@@ -275,3 +275,23 @@ func TestLoadablePanics(t *testing.T) {
 		t.Errorf("max_dp_cells = %d, %v", cells, err)
 	}
 }
+
+// TestLoadableInnocuous: with PRAGMA trusted_schema=OFF a view may call a
+// pure ksql function (SQLITE_INNOCUOUS) but not kernel(), which can read a
+// table that the spec names (a rational kernel's transducer).
+func TestLoadableInnocuous(t *testing.T) {
+	if _, err := loadableLib(); err != nil {
+		t.Skipf("loadable library: %v", err)
+	}
+	db := OpenDB(t, loadableDriver)
+	mustExec(t, db, `PRAGMA trusted_schema=OFF; CREATE TABLE t(a TEXT, b TEXT); INSERT INTO t VALUES ('ab', 'ab');
+		CREATE VIEW pure AS SELECT gauss_kernel('[1]', '[2]', 1) AS g FROM t;
+		CREATE VIEW reads AS SELECT kernel('ngram(n=1)', a, b) AS k FROM t`)
+	var g float64
+	if err := db.QueryRow("SELECT g FROM pure").Scan(&g); err != nil || g != math.Exp(-0.5) {
+		t.Errorf("innocuous gauss_kernel in a view: %v, %v", g, err)
+	}
+	if err := execOrQuery(db, "SELECT k FROM reads"); err == nil || !strings.Contains(err.Error(), "unsafe use of kernel()") {
+		t.Errorf("kernel() in a view under trusted_schema=OFF: %v", err)
+	}
+}

@@ -11,11 +11,11 @@ import (
 )
 
 // Kernel is kernel(spec, a, b): any kernel spec.
-var Kernel = host.Func{Name: "kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true,
+var Kernel = host.Func{Name: "kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true, ReadsTables: true,
 	Usage: "kernel(spec, a, b)", Body: kernelFunc}
 
 // KernelDistance is kernel_distance(spec, a, b): the distance in feature space.
-var KernelDistance = host.Func{Name: "kernel_distance", MinArgs: 3, MaxArgs: 3, Deterministic: true,
+var KernelDistance = host.Func{Name: "kernel_distance", MinArgs: 3, MaxArgs: 3, Deterministic: true, ReadsTables: true,
 	Usage: "kernel_distance(spec, a, b)", Body: kernelDistance}
 
 // Spec reads argument i as a kernel spec, parsed once per distinct text.

@@ -14,7 +14,7 @@ import (
 // the weighted transducer stored in table name. Unlike rational(fst=name),
 // T itself need not be a kernel (and with negative weights may be
 // negative).
-var TransducerWeight = host.Func{Name: "transducer_weight", MinArgs: 3, MaxArgs: 4, Deterministic: true,
+var TransducerWeight = host.Func{Name: "transducer_weight", MinArgs: 3, MaxArgs: 4, Deterministic: true, ReadsTables: true,
 	Usage: "transducer_weight(name, x, y [, unit])", Body: transducerWeight}
 
 var fstWorkspaces = sync.Pool{New: func() any { return new(fst.Workspace) }}

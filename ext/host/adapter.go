@@ -39,6 +39,11 @@ type Func struct {
 	MinArgs, MaxArgs int
 	// Deterministic functions give the same result for the same arguments.
 	Deterministic bool
+	// ReadsTables marks a function that reads a table its arguments name
+	// (a rational kernel's transducer): it may be deterministic within a
+	// statement, but an adapter that can say so (SQLITE_INNOCUOUS) must not
+	// declare it harmless in a schema that someone else wrote.
+	ReadsTables bool
 	// Usage is the signature shown in errors and in the shell's help,
 	// e.g. "gauss_kernel(x, z, sigma)".
 	Usage string

@@ -35,11 +35,15 @@ type fn struct {
 }
 
 // RegisterFunction implements host.Registrar: variadic (Func.Call checks
-// the count), deterministic and innocuous when the function is pure.
+// the count), deterministic when the function is, and innocuous when it
+// is also pure (reads no table).
 func (r registrar) RegisterFunction(f *host.Func) error {
 	flags := C.int(0)
 	if f.Deterministic {
-		flags = C.SQLITE_DETERMINISTIC | C.SQLITE_INNOCUOUS
+		flags = C.SQLITE_DETERMINISTIC
+		if !f.ReadsTables {
+			flags |= C.SQLITE_INNOCUOUS
+		}
 	}
 	name := C.CString(f.Name)
 	defer C.free(unsafe.Pointer(name))
