@@ -22,8 +22,9 @@ var KSQLVersion = host.Func{Name: "ksql_version", MinArgs: 0, MaxArgs: 0, Determ
 // statistics are read-only names that ksql_config reports next to the
 // settings.
 var statistics = map[string]func(c *host.Conn) int64{
-	"fit_count":    func(c *host.Conn) int64 { return c.Stats.Fits.Load() },
-	"source_reads": func(c *host.Conn) int64 { return c.Stats.Reads.Load() },
+	"fit_count":        func(c *host.Conn) int64 { return c.Stats.Fits.Load() },
+	"source_reads":     func(c *host.Conn) int64 { return c.Stats.Reads.Load() },
+	"transducer_loads": func(c *host.Conn) int64 { return c.Stats.TransducerLoads.Load() },
 }
 
 func ksqlConfig(c *host.Conn, args []any) (any, error) {

@@ -122,4 +122,8 @@ type Stats struct {
 	Fits atomic.Int64
 	// Reads counts the times a module read its whole source.
 	Reads atomic.Int64
+	// TransducerLoads counts the transducer table contents loaded for
+	// rational kernels: each composes its T∘T⁻¹ at most once per unit,
+	// however many rows and statements use it.
+	TransducerLoads atomic.Int64
 }

@@ -142,6 +142,7 @@ func (e *Env) table(name string, st stamp) (*fst.Table, error) {
 	}
 	if en == nil || en.sum != sum {
 		en = &entry{sum: sum, tab: fst.NewTable(rows)}
+		e.c.Stats.TransducerLoads.Add(1)
 	} else {
 		en = &entry{sum: sum, tab: en.tab}
 	}

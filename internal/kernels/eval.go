@@ -244,6 +244,7 @@ func (s *Spec) sqDist(a, b *Object, ws *Workspace) (xfloat.F, error) {
 	if err := s.checkArgs(a, b); err != nil {
 		return xfloat.F{}, err
 	}
+	a, b = canonical(a, b)
 	p, err := s.root.full(a, b, ws, true)
 	return clampSq(p.d2), err
 }

@@ -217,6 +217,7 @@ func (s *Spec) Eval(a, b *Object, ws *Workspace) (xfloat.F, error) {
 	if err := s.checkArgs(a, b); err != nil {
 		return xfloat.F{}, err
 	}
+	a, b = canonical(a, b)
 	return s.root.eval(a, b, ws)
 }
 
