@@ -17,8 +17,9 @@ import (
 
 // selfCache holds K(a, a) for each leaf of one object's spec.
 type selfCache struct {
-	vals  []xfloat.F
-	state []atomic.Int32 // slotEmpty, slotClaimed, slotDone
+	leaves []*node // the spec's leaves: an object evaluated under another spec does not use the cache
+	vals   []xfloat.F
+	state  []atomic.Int32 // slotEmpty, slotClaimed, slotDone
 }
 
 const (
@@ -27,20 +28,21 @@ const (
 	slotDone // vals[l] is written and final
 )
 
-func newSelfCache(leaves int) *selfCache {
-	return &selfCache{vals: make([]xfloat.F, leaves), state: make([]atomic.Int32, leaves)}
+func newSelfCache(leaves []*node) *selfCache {
+	return &selfCache{leaves: leaves, vals: make([]xfloat.F, len(leaves)), state: make([]atomic.Int32, len(leaves))}
 }
 
 // markSelf numbers the leaves and turns the cache on when the spec has
 // normalize or over= above a string kernel (vector kernels' K(a, a) is a
 // norm or a constant: caching them would cost more than it saves).
 func (s *Spec) markSelf() {
-	leaves, want := 0, false
+	var leaves []*node
+	want := false
 	var walk func(n *node, under bool)
 	walk = func(n *node, under bool) {
 		if n.op == opLeaf {
-			n.leaf = leaves
-			leaves++
+			n.leaf = len(leaves)
+			leaves = append(leaves, n)
 			want = want || under && n.domain == StringDomain
 			return
 		}
@@ -58,7 +60,7 @@ func (s *Spec) markSelf() {
 // selfValue returns K(a, a) for leaf n, from a's cache when it has one.
 func (n *node) selfValue(a *Object, ws *Workspace) (xfloat.F, error) {
 	c := a.self
-	if c == nil || n.leaf >= len(c.vals) {
+	if c == nil || n.leaf >= len(c.leaves) || c.leaves[n.leaf] != n {
 		return n.ev.Eval(a, a, ws)
 	}
 	st := &c.state[n.leaf]

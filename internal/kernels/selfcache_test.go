@@ -37,7 +37,7 @@ func TestSelfValuesOncePerObject(t *testing.T) {
 	Register(&def)
 	defer Unregister("countself")
 	texts := []string{"abc", "abd", "bcd", "aaaa", "", "cab", "dcba", "bb"}
-	for _, spec := range []string{"normalize(countself)", "gauss(sigma=1, over=countself)", "normalize(countself) + normalize(countself)"} {
+	for _, spec := range []string{"normalize(countself)", "gauss(sigma=1, over=countself)", "normalize(countself) + normalize(countself)", "normalize(countself + ngram(n=1))"} {
 		sp, err := Parse(spec)
 		if err != nil {
 			t.Fatal(err)
@@ -52,7 +52,7 @@ func TestSelfValuesOncePerObject(t *testing.T) {
 		if err := sp.Gram(objs, dst, GramOptions{Workers: 3}); err != nil {
 			t.Fatal(err)
 		}
-		leaves := int64(sp.selfLeaves)
+		leaves := int64(len(sp.selfLeaves))
 		if got := selfCalls.Load(); got > leaves*int64(n)+leaves*2 { // a race may compute a slot twice
 			t.Errorf("%s: %d evaluations of K(a, a) for %d objects", spec, got, n)
 		}
@@ -132,5 +132,22 @@ func TestStringCostUsesCores(t *testing.T) {
 	vs, _ := Parse("linear")
 	if c := vs.cost([]Object{{}}, []Object{{}}, values); c != values {
 		t.Errorf("vectors: cost %d, want the count of values %d", c, values)
+	}
+}
+
+// TestSelfCacheOtherSpec: an object prepared under one spec and evaluated
+// under another with the same shape does not take the first spec's K(a, a).
+func TestSelfCacheOtherSpec(t *testing.T) {
+	a1, _ := Parse("normalize(ngram(n=1))")
+	a2, _ := Parse("normalize(ngram(n=2))")
+	x, y := a1.PrepareString("aab"), a1.PrepareString("abb")
+	if _, err := a1.EvalFloat(&x, &y, &Workspace{}); err != nil { // fills x's and y's caches
+		t.Fatal(err)
+	}
+	got, err := a2.EvalFloat(&x, &y, &Workspace{})
+	fresh1, fresh2 := a2.PrepareString("aab"), a2.PrepareString("abb")
+	want, _ := a2.EvalFloat(&fresh1, &fresh2, &Workspace{})
+	if err != nil || got != want {
+		t.Errorf("normalize(ngram(n=2)) on objects of normalize(ngram(n=1)): %v (%v), want %v", got, err, want)
 	}
 }

@@ -57,9 +57,9 @@ type Spec struct {
 	root  *node
 	units [2]bool // string units the spec's string kernels use
 	refs  []Reference
-	// selfLeaves is the number of leaves when objects keep their K(a, a)
-	// per leaf (selfCache), 0 when they do not: see markSelf.
-	selfLeaves int
+	// selfLeaves are the leaves when objects keep their K(a, a) per leaf
+	// (selfCache), nil when they do not: see markSelf.
+	selfLeaves []*node
 }
 
 // Reference is a name that a spec's kernel parameter refers to outside the
@@ -179,7 +179,7 @@ func (s *Spec) PrepareVec(v Vec) Object { return Object{Vec: v} }
 // PrepareString decodes a string for Eval.
 func (s *Spec) PrepareString(t string) Object {
 	o := Object{isStr: true}
-	if s.selfLeaves > 0 {
+	if s.selfLeaves != nil {
 		o.self = newSelfCache(s.selfLeaves)
 	}
 	for u, used := range s.units {
