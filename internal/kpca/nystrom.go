@@ -140,11 +140,44 @@ func fitNystrom(C []float64, n int, landmarks []int, k int, poll func() error) (
 	if err != nil {
 		return nil, err
 	}
-	r := len(M) / m
-	mu, S, err := centredFeatures(C, n, m, M, r, poll)
-	if err != nil {
+	mean := centre(C, n, m)
+	G := make([]float64, m*m)
+	if err := crossProduct(C, n, m, G, poll); err != nil {
 		return nil, err
 	}
+	mirrorUpper(G, m, m)
+	// Projections Φ_c·V = C_c·(M·V): C is centred.
+	project := func(coef, proj []float64) error {
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: n, Cols: m, Stride: m, Data: C},
+			blas64.General{Rows: m, Cols: k, Stride: k, Data: coef}, 0, blas64.General{Rows: n, Cols: k, Stride: k, Data: proj})
+		return nil
+	}
+	return nystromModel(G, mean, M, minW, n, landmarks, k, project, poll)
+}
+
+// centre subtracts the column means from C (n×m) in place and returns them.
+func centre(C []float64, n, m int) []float64 {
+	mean := make([]float64, m)
+	for i := 0; i < n; i++ {
+		floats.Add(mean, C[i*m:(i+1)*m])
+	}
+	floats.Scale(1/float64(n), mean)
+	for i := 0; i < n; i++ {
+		floats.Sub(C[i*m:(i+1)*m], mean)
+	}
+	return mean
+}
+
+// nystromModel finishes a Nyström fit from G = C_cᵀC_c (m×m, full), C's
+// column means and M = U_r·Σ_r^(−1/2): the features' covariance
+// S = Mᵀ·G·M (Φ = C·M is never formed: it would cost 2·n·m·r), its top k
+// eigenpairs, and the projections, which project computes as
+// C_c·coef (n×k) for the given coef = M·V.
+func nystromModel(G, mean, M []float64, minW float64, n int, landmarks []int, k int,
+	project func(coef, proj []float64) error, poll func() error) (*Model, error) {
+	m := len(landmarks)
+	r := len(M) / m
+	S, mu := sandwich(G, M, mean, m, r)
 	var trace float64
 	for i := 0; i < r; i++ {
 		trace += S[i*r+i]
@@ -155,6 +188,7 @@ func fitNystrom(C []float64, n int, landmarks []int, k int, poll func() error) (
 	// Only k of S's r eigenpairs are wanted: Lanczos on S (as exact kPCA
 	// on K) where the dense solver would rotate all r of them.
 	var res *eigResult
+	var err error
 	if Auto.resolve(r, k) == Lanczos {
 		res, err = lanczos(newUpperOp(S, r, r, workerCount(0)), r, k, poll)
 	} else {
@@ -171,15 +205,15 @@ func fitNystrom(C []float64, n int, landmarks []int, k int, poll func() error) (
 	}
 	mod := newModel(res.vals, trace, minW, n, k)
 	mod.Solver, mod.landmarks = "nystrom", slices.Clone(landmarks)
-	// Projections Φ_c·V = C_c·(M·V): C was centred by centredFeatures.
 	coef := func() {
 		mod.coef = make([]float64, m*k)
 		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: m, Cols: r, Stride: r, Data: M},
 			blas64.General{Rows: r, Cols: k, Stride: k, Data: res.vecs}, 0, blas64.General{Rows: m, Cols: k, Stride: k, Data: mod.coef})
 	}
 	coef()
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: n, Cols: m, Stride: m, Data: C},
-		blas64.General{Rows: m, Cols: k, Stride: k, Data: mod.coef}, 0, blas64.General{Rows: n, Cols: k, Stride: k, Data: mod.proj})
+	if err := project(mod.coef, mod.proj); err != nil {
+		return nil, err
+	}
 	flipLike(mod.proj, res.vecs, n, r, k)
 	coef() // with the flipped signs
 	for j := 0; j < k; j++ {
@@ -252,6 +286,12 @@ func inverseSqrtLandmarks(C []float64, landmarks []int, m int, poll func() error
 			W[a*m+b] = (C[la*m+b] + C[landmarks[b]*m+a]) / 2
 		}
 	}
+	return inverseSqrt(W, m, poll)
+}
+
+// inverseSqrt is inverseSqrtLandmarks on W itself (upper triangle read,
+// destroyed).
+func inverseSqrt(W []float64, m int, poll func() error) ([]float64, float64, error) {
 	res, err := denseEigen(W, m, m, m, poll)
 	if err != nil {
 		return nil, 0, err
@@ -274,40 +314,24 @@ func inverseSqrtLandmarks(C []float64, landmarks []int, m int, poll func() error
 	return M, res.minEig, nil
 }
 
-// centredFeatures centres the columns of C (n×m) in place and returns
-// μ = Mᵀ·c̄ (c̄: C's column means), the mean of the features Φ = C·M, and
-// S = Φ_cᵀΦ_c = Mᵀ·(C_cᵀC_c)·M (r×r, full). Φ itself (n×r) is never
-// formed: C_cᵀC_c is one n·m² symmetric product, and the m×m sandwich
-// costs m²·r, where forming Φ first took 2·n·m·r more (a 20,000×500 fit
-// spent two thirds of its time there).
-func centredFeatures(C []float64, n, m int, M []float64, r int, poll func() error) ([]float64, []float64, error) {
-	mean := make([]float64, m)
-	for i := 0; i < n; i++ {
-		floats.Add(mean, C[i*m:(i+1)*m])
-	}
-	floats.Scale(1/float64(n), mean)
-	for i := 0; i < n; i++ {
-		floats.Sub(C[i*m:(i+1)*m], mean)
-	}
-	G := blas64.Symmetric{N: m, Stride: m, Data: make([]float64, m*m), Uplo: blas.Upper}
-	if err := crossProduct(C, n, m, G.Data, poll); err != nil {
-		return nil, nil, err
-	}
-	mirrorUpper(G.Data, m, m)
+// sandwich returns S = Mᵀ·G·M (r×r, exactly symmetric) and μ = Mᵀ·c̄,
+// the features' covariance and mean from C_cᵀC_c (m×m) and C's means.
+func sandwich(G, M, mean []float64, m, r int) (S, mu []float64) {
 	mM := blas64.General{Rows: m, Cols: r, Stride: r, Data: M}
 	GM := blas64.General{Rows: m, Cols: r, Stride: r, Data: make([]float64, m*r)}
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: m, Cols: m, Stride: m, Data: G.Data}, mM, 0, GM)
-	S := blas64.General{Rows: r, Cols: r, Stride: r, Data: make([]float64, r*r)}
-	blas64.Gemm(blas.Trans, blas.NoTrans, 1, mM, GM, 0, S)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: m, Cols: m, Stride: m, Data: G}, mM, 0, GM)
+	SG := blas64.General{Rows: r, Cols: r, Stride: r, Data: make([]float64, r*r)}
+	blas64.Gemm(blas.Trans, blas.NoTrans, 1, mM, GM, 0, SG)
+	S = SG.Data
 	for i := 0; i < r; i++ { // exactly symmetric, as the eigensolver reads one triangle
 		for j := i + 1; j < r; j++ {
-			v := (S.Data[i*r+j] + S.Data[j*r+i]) / 2
-			S.Data[i*r+j], S.Data[j*r+i] = v, v
+			v := (S[i*r+j] + S[j*r+i]) / 2
+			S[i*r+j], S[j*r+i] = v, v
 		}
 	}
-	mu := make([]float64, r)
+	mu = make([]float64, r)
 	blas64.Gemv(blas.Trans, 1, mM, blas64.Vector{N: m, Inc: 1, Data: mean}, 0, blas64.Vector{N: r, Inc: 1, Data: mu})
-	return mu, S.Data, nil
+	return S, mu
 }
 
 // flipLike applies the sign rule to the n×k projections and flips the
