@@ -93,7 +93,7 @@ func (d *Driver) Open(name string) (driver.Conn, error) {
 	}
 	raw, err := s.drv.Open(name)
 	if err == nil {
-		s.hc = catalog.Extension.NewConn(host.QueryVia(raw.(driver.QueryerContext)))
+		s.hc = catalog.Extension.NewConn(host.QueryViaOwned(raw.(driver.QueryerContext)))
 		if err = host.CreateEponymous(raw, s.eponymous); err != nil {
 			raw.Close()
 		}

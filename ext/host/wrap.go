@@ -152,7 +152,15 @@ func (s *wrappedStmt) QueryContext(ctx context.Context, args []driver.NamedValue
 // QueryVia returns a QueryFunc that runs statements on raw, the driver's own
 // connection, bypassing database/sql (whose connection is busy with the
 // statement that called into ksql).
-func QueryVia(raw driver.QueryerContext) QueryFunc {
+func QueryVia(raw driver.QueryerContext) QueryFunc { return queryVia(raw, false) }
+
+// QueryViaOwned is QueryVia for a driver whose rows hand out []byte values
+// that the caller owns (modernc.org/sqlite allocates each one), so that
+// they are not copied again: a source of a million vectors would copy a
+// quarter of a gigabyte for nothing.
+func QueryViaOwned(raw driver.QueryerContext) QueryFunc { return queryVia(raw, true) }
+
+func queryVia(raw driver.QueryerContext, owned bool) QueryFunc {
 	return func(query string, args []any, row func([]any) error) error {
 		named := make([]driver.NamedValue, len(args))
 		for i, a := range args {
@@ -173,7 +181,7 @@ func QueryVia(raw driver.QueryerContext) QueryFunc {
 			}
 			vals := make([]any, len(dest))
 			for i, v := range dest {
-				if b, ok := v.([]byte); ok {
+				if b, ok := v.([]byte); ok && !owned {
 					v = append([]byte(nil), b...)
 				}
 				vals[i] = v

@@ -118,15 +118,37 @@ func (m *kpcaModel) fitNystrom(f *fitting) (fitted, error) {
 	for l, i := range landmarks {
 		basis[l] = f.objs()[i]
 	}
-	C, err := f.cross(basis, landmarks)
+	model, err := m.nystromModel(f, n, basis, landmarks)
 	if err != nil {
 		return nil, err
 	}
-	model, err := kpca.FitNystromMatrix(C, landmarks, kpca.Options{Components: m.k, Interrupt: f.err})
+	return &kpcaFit{model: model, basis: basis}, nil
+}
+
+// nystromModel fits on the n×m kernel values in memory when they fit
+// max_gram_bytes, and streams them in blocks when they do not.
+func (m *kpcaModel) nystromModel(f *fitting, n int, basis []kernels.Object, landmarks []int) (*kpca.Model, error) {
+	opt := kpca.Options{Components: m.k, Interrupt: f.err}
+	if kpca.NystromBytes(n, len(landmarks), m.k) <= f.maxBytes() {
+		C, err := f.cross(basis, landmarks)
+		if err != nil {
+			return nil, err
+		}
+		model, err := kpca.FitNystromMatrix(C, landmarks, opt)
+		if err != nil {
+			return nil, f.fitError(kpcaError(err))
+		}
+		return model, nil
+	}
+	block, err := f.crossBlocks(basis, landmarks)
+	if err != nil {
+		return nil, err
+	}
+	model, err := kpca.FitNystromStream(n, landmarks, block, opt)
 	if err != nil {
 		return nil, f.fitError(kpcaError(err))
 	}
-	return &kpcaFit{model: model, basis: basis}, nil
+	return model, nil
 }
 
 // tooMany is the max_gram_bytes error of a fit on n objects, nil when it
@@ -138,9 +160,12 @@ func (m *kpcaModel) tooMany(n int, max int64) error {
 		}
 		return nil
 	}
+	// A fit whose n×m kernel values pass the bound streams them
+	// (FitNystromStream): it needs a block, the m×m products and the n×k
+	// projections.
 	nl := min(n, m.landmarks)
-	if need := kpca.NystromBytes(n, nl, m.k); need > max {
-		return fmt.Errorf("method=nystrom with %d landmarks on %d objects needs %s, more than max_gram_bytes = %d; "+
+	if need := kpca.StreamBytes(n, nl, m.k); need > max {
+		return fmt.Errorf("method=nystrom with %d landmarks on %d objects needs %s even streamed (the m×m products and n×k projections), more than max_gram_bytes = %d; "+
 			"lower landmarks= or raise the setting with SELECT ksql_config('max_gram_bytes', N)", nl, n, sizeText(need), max)
 	}
 	return nil

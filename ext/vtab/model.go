@@ -367,6 +367,22 @@ func (f *fitting) cross(basis []kernels.Object, cols []int) ([]float64, error) {
 	return C, nil
 }
 
+// crossBlocks is cross in blocks, for a streaming fit: block(lo, hi, dst)
+// fills dst with the kernel values of objects lo..hi−1 against basis.
+func (f *fitting) crossBlocks(basis []kernels.Object, cols []int) (func(lo, hi int, dst []float64) error, error) {
+	opt, err := gramOptions(f.hc, f.src.spec)
+	if err != nil {
+		return nil, err
+	}
+	return func(lo, hi int, dst []float64) error {
+		err := f.src.spec.Cross(f.snap.objs[lo:hi], basis, dst[:(hi-lo)*len(basis)], opt)
+		if pe, ok := asPair(err); ok {
+			return f.objError(lo+pe.Row, cols[pe.Col], pe.Err)
+		}
+		return err
+	}, nil
+}
+
 // objError names the rows of a failed evaluation between objects a and b.
 func (f *fitting) objError(a, b int, err error) error {
 	return pairError(f.snap, &kernels.PairError{Row: a, Col: b, Err: err})

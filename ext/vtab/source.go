@@ -447,7 +447,8 @@ func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) err
 func (s *source) build(flat []any, width int) (*snapshot, error) {
 	n := len(flat) / width
 	row := func(r int) []any { return flat[r*width : (r+1)*width] }
-	snap := &snapshot{ids: make([]any, n), obj: make([]int, n), byID: make(map[idKey]int, n), extra: make([][]any, len(s.extra))}
+	snap := &snapshot{ids: make([]any, n), obj: make([]int, n), byID: make(map[idKey]int, n), extra: make([][]any, len(s.extra)),
+		objs: make([]kernels.Object, 0, n), rows: make([]int, 0, n)} // sized once: a million rows doubled would hold twice the memory
 	for i := range snap.extra {
 		snap.extra[i] = make([]any, n)
 		for r := range n {

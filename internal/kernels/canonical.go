@@ -3,6 +3,7 @@ package kernels
 import (
 	"bytes"
 	"cmp"
+	"github.com/ksql/ksql/internal/strkernel"
 	"math"
 	"slices"
 	"strings"
@@ -27,8 +28,8 @@ func canonical(a, b *Object) (*Object, *Object) {
 // Usually the first symbol or value decides.
 func compareObjects(a, b *Object) int {
 	if a.isStr || b.isStr {
-		for u := range a.seqs {
-			x, y := a.seqs[u], b.seqs[u]
+		for u := range strkernel.Unit(2) {
+			x, y := a.Seq(u), b.Seq(u)
 			if c := slices.Compare(x.Chars(), y.Chars()); c != 0 {
 				return c
 			}

@@ -3,6 +3,7 @@ package kernels
 import (
 	"errors"
 	"fmt"
+	"github.com/ksql/ksql/internal/strkernel"
 	"math"
 	"slices"
 	"strings"
@@ -59,7 +60,7 @@ func (k *lenprodKernel) Eval(a, b *Object, ws *Workspace) (xfloat.F, error) {
 	if err != nil {
 		return xfloat.F{}, err
 	}
-	return xfloat.New(k.scale * w.(float64) * float64(a.seqs[k.unit].Len()*b.seqs[k.unit].Len())), nil
+	return xfloat.New(k.scale * w.(float64) * float64(a.Seq(strkernel.Unit(k.unit)).Len()*b.Seq(strkernel.Unit(k.unit)).Len())), nil
 }
 
 // TestRegisterKernel adds a kernel through Register, the path of the

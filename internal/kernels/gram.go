@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/ksql/ksql/internal/par"
+	"github.com/ksql/ksql/internal/strkernel"
 )
 
 // GramOptions control a parallel Gram computation.
@@ -142,8 +143,8 @@ func meanLen(objs []Object) float64 {
 	step := max(1, len(objs)/64)
 	total, count := 0, 0
 	for i := 0; i < len(objs); i += step {
-		for _, q := range objs[i].seqs {
-			total += q.Len()
+		for u := range strkernel.Unit(2) {
+			total += objs[i].Seq(u).Len()
 		}
 		count++
 	}

@@ -169,7 +169,7 @@ func ParseCached(text string) (*Spec, error) {
 type Object struct {
 	Vec   Vec
 	isStr bool
-	seqs  [2]strSeq
+	seqs  *[2]strSeq // a string's symbols per unit (nil for a vector: a source of a million vectors is a million Objects)
 	self  *selfCache // K(a, a) per leaf, for normalize and over= (nil: none)
 }
 
@@ -178,7 +178,7 @@ func (s *Spec) PrepareVec(v Vec) Object { return Object{Vec: v} }
 
 // PrepareString decodes a string for Eval.
 func (s *Spec) PrepareString(t string) Object {
-	o := Object{isStr: true}
+	o := Object{isStr: true, seqs: new([2]strSeq)}
 	if s.selfLeaves != nil {
 		o.self = newSelfCache(s.selfLeaves)
 	}
@@ -192,7 +192,12 @@ func (s *Spec) PrepareString(t string) Object {
 
 // Seq returns a string object's symbols for unit u: empty unless the
 // spec's string kernels use u.
-func (o *Object) Seq(u strkernel.Unit) strkernel.Seq { return o.seqs[u] }
+func (o *Object) Seq(u strkernel.Unit) strkernel.Seq {
+	if o.seqs == nil {
+		return strkernel.Seq{}
+	}
+	return o.seqs[u]
+}
 
 // IsString reports whether o was prepared from a string.
 func (o *Object) IsString() bool { return o.isStr }

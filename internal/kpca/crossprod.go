@@ -18,9 +18,19 @@ const crossRows = 256
 // G (m×m row-major; the strict lower triangle gets partial sums to
 // ignore). poll is called between blocks.
 func crossProduct(C []float64, n, m int, G []float64, poll func() error) error {
+	return new(crossWork).product(C, n, m, G, poll)
+}
+
+// crossWork holds crossProduct's packed panels, for a caller that adds
+// many blocks (a streaming fit) without allocating them each time.
+type crossWork struct{ a, b []float64 }
+
+func (w *crossWork) product(C []float64, n, m int, G []float64, poll func() error) error {
 	pm, qm := (m+3)/4, (m+7)/8
-	a := make([]float64, pm*crossRows*4)
-	b := make([]float64, qm*crossRows*8)
+	if len(w.a) < pm*crossRows*4 {
+		w.a, w.b = make([]float64, pm*crossRows*4), make([]float64, qm*crossRows*8)
+	}
+	a, b := w.a, w.b
 	for lo := 0; lo < n; lo += crossRows {
 		if err := poll(); err != nil {
 			return err

@@ -16,7 +16,7 @@ const StreamRows = 2048
 // StreamBytes estimates FitNystromStream's peak memory: a block of kernel
 // values, the m×m products, the n×k projections.
 func StreamBytes(n, m, k int) int64 {
-	return 8 * (int64(StreamRows)*int64(m) + 5*int64(m)*int64(m) + int64(n)*int64(k))
+	return 8 * (int64(min(n, StreamRows))*int64(m) + 5*int64(m)*int64(m) + int64(n)*int64(k))
 }
 
 // FitNystromStream is FitNystrom in O(StreamRows·m + m² + n·k) memory:
@@ -46,7 +46,7 @@ func FitNystromStream(n int, landmarks []int, block BlockFunc, opt Options) (*Mo
 	if err != nil {
 		return nil, err
 	}
-	buf := make([]float64, StreamRows*m)
+	buf := make([]float64, min(n, StreamRows)*m)
 	G, mean, err := streamMoments(n, m, buf, block, poll)
 	if err != nil {
 		return nil, landmarkCol(err, landmarks)
@@ -87,6 +87,7 @@ func landmarkBlock(landmarks []int, block BlockFunc) ([]float64, error) {
 // streamMoments returns C_cᵀC_c (m×m, full) and C's column means.
 func streamMoments(n, m int, buf []float64, block BlockFunc, poll func() error) ([]float64, []float64, error) {
 	var shift []float64
+	var work crossWork
 	sum := make([]float64, m)
 	G := make([]float64, m*m)
 	var cerr error
@@ -104,7 +105,7 @@ func streamMoments(n, m int, buf []float64, block BlockFunc, poll func() error) 
 			floats.Add(sum, row)
 		}
 		if cerr == nil {
-			cerr = crossProduct(C, hi-lo, m, G, poll)
+			cerr = work.product(C, hi-lo, m, G, poll)
 		}
 	})
 	if err == nil {
