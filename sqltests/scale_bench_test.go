@@ -46,18 +46,49 @@ func BenchmarkKPCANystrom1M(b *testing.B) {
 	b.ReportMetric(peakMB(b), "peak-MB")
 }
 
-// loadTiledBlobs fills big(id, v) with n rows, row i being digit i mod
-// 1,797 plus 0.01·(i div 1,797), as float32 BLOBs, in one transaction.
+// BenchmarkKRRNystrom1M: krr method=nystrom (500 landmarks) on the same
+// 1,000,000 rows, regressing the digit's label: CREATE streams the kernel
+// values twice (CᵀC and Cᵀy, then the stored predictions).
+func BenchmarkKRRNystrom1M(b *testing.B) {
+	const n = 1_000_000
+	db, err := sql.Open("ksql", filepath.Join(b.TempDir(), "big.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	defer db.Close()
+	loadTiledBlobs(b, db, n)
+	i := 0
+	for b.Loop() {
+		i++
+		name := fmt.Sprintf("r%d", i)
+		if _, err := db.Exec(`CREATE VIRTUAL TABLE ` + name + ` USING krr(table=big, id=id, column=v, label=y, kernel='gauss(sigma=20)', alpha=1, method=nystrom, landmarks=500)`); err != nil {
+			b.Fatal(err)
+		}
+		var c int
+		var mae float64
+		if err := db.QueryRow(`SELECT count(prediction), avg(abs(prediction - label)) FROM `+name).Scan(&c, &mae); err != nil || c != n {
+			b.Fatalf("%d predictions, %v", c, err)
+		}
+		b.ReportMetric(mae, "train-MAE")
+	}
+	b.ReportMetric(peakMB(b), "peak-MB")
+}
+
+// loadTiledBlobs fills big(id, v, y) with n rows, row i being digit i mod
+// 1,797 plus 0.01·(i div 1,797), as float32 BLOBs, and y its label, in one
+// transaction.
 func loadTiledBlobs(b *testing.B, db *sql.DB, n int) {
-	X := features(b, testData(b, "digits.csv"), 2, 66, 1)
+	rows := testData(b, "digits.csv")
+	X := features(b, rows, 2, 66, 1)
 	tx, err := db.Begin()
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := tx.Exec(`CREATE TABLE big(id INTEGER PRIMARY KEY, v BLOB)`); err != nil {
+	if _, err := tx.Exec(`CREATE TABLE big(id INTEGER PRIMARY KEY, v BLOB, y REAL)`); err != nil {
 		b.Fatal(err)
 	}
-	ins, err := tx.Prepare(`INSERT INTO big VALUES (?, ?)`)
+	ins, err := tx.Prepare(`INSERT INTO big VALUES (?, ?, ?)`)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -67,7 +98,8 @@ func loadTiledBlobs(b *testing.B, db *sql.DB, n int) {
 		for j, v := range src {
 			binary.LittleEndian.PutUint32(buf[4*j:], math.Float32bits(float32(v+c*0.01)))
 		}
-		if _, err := ins.Exec(i, buf); err != nil {
+		label, _ := strconv.ParseFloat(rows[i%len(X)][1], 64)
+		if _, err := ins.Exec(i, buf, label); err != nil {
 			b.Fatal(err)
 		}
 	}

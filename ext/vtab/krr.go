@@ -110,13 +110,12 @@ func (m *krrModel) fitNystrom(f *fitting, y []float64) (fitted, error) {
 		return nil, f.fitError(kpcaError(err))
 	}
 	nl := len(marks)
-	if need, max := int64(n)*int64(nl)*8+int64(nl)*int64(nl)*24, f.maxBytes(); need > max {
-		return nil, fmt.Errorf("method=nystrom with %d landmarks on %d objects needs %s, more than max_gram_bytes = %d; "+
-			"lower landmarks= or raise the setting with SELECT ksql_config('max_gram_bytes', N)", nl, n, sizeText(need), max)
-	}
 	basis := make([]kernels.Object, nl)
 	for l, i := range marks {
 		basis[l] = f.objs()[i]
+	}
+	if krrNystromBytes(n, nl) > f.maxBytes() {
+		return m.fitNystromStream(f, y, basis, marks)
 	}
 	C, err := f.cross(basis, marks)
 	if err != nil {
@@ -146,6 +145,45 @@ func (m *krrModel) fitNystrom(f *fitting, y []float64) (fitted, error) {
 		r.pred[i] = krr.Predict(r.coef, C[i*nl:(i+1)*nl])
 	}
 	return r, nil
+}
+
+// fitNystromStream is fitNystrom for n×m kernel values past
+// max_gram_bytes: they are computed in blocks, twice (CᵀC and Cᵀy, then
+// the predictions of the stored rows), and never held whole. Folds would
+// need a CᵀC per fold; they are refused here.
+func (m *krrModel) fitNystromStream(f *fitting, y []float64, basis []kernels.Object, marks []int) (fitted, error) {
+	n, nl := len(y), len(marks)
+	if err := m.streamTooMany(n, nl, f.maxBytes()); err != nil {
+		return nil, err
+	}
+	block, err := f.crossBlocks(basis, marks)
+	if err != nil {
+		return nil, err
+	}
+	r := &regressFit{labels: y, f: f, basisRows: marks,
+		figures: [][2]any{{"method", "nystrom"}, {"alpha", m.alpha}, {"landmarks", int64(nl)}}}
+	if r.coef, r.pred, err = krr.FitNystromStream(y, marks, block, m.alpha, f.err); err != nil {
+		return nil, krrError(f, err)
+	}
+	return r, nil
+}
+
+// krrNystromBytes is a Nyström fit's memory with its n×m kernel values held.
+func krrNystromBytes(n, nl int) int64 { return 8 * (int64(n)*int64(nl) + 3*int64(nl)*int64(nl)) }
+
+// streamTooMany is the error of a streamed Nyström fit past max (nil when
+// it fits): a block, the m×m products, labels and predictions; folds,
+// which would need a CᵀC per fold, are refused.
+func (m *krrModel) streamTooMany(n, nl int, max int64) error {
+	if need := 8 * (int64(min(n, krr.StreamRows))*int64(nl) + 6*int64(nl)*int64(nl) + 2*int64(n)); need > max {
+		return fmt.Errorf("method=nystrom with %d landmarks on %d objects needs %s even streamed (the m×m products), more than max_gram_bytes = %d; "+
+			"lower landmarks= or raise the setting with SELECT ksql_config('max_gram_bytes', N)", nl, n, sizeText(need), max)
+	}
+	if m.folds > 0 {
+		return fmt.Errorf("folds=%d with method=nystrom on %d objects: their kernel values pass max_gram_bytes = %d and are streamed, "+
+			"and a streamed fit does not cross-validate; drop folds= or raise max_gram_bytes", m.folds, n, max)
+	}
+	return nil
 }
 
 // krrError words the krr package's errors for SQL.

@@ -180,12 +180,11 @@ var (
 
 func (m *krrModel) tooMany(n int, max int64) error {
 	if m.nystrom {
-		nl := int64(min(n, m.landmarks))
-		if need := int64(n)*nl*8 + nl*nl*24; need > max {
-			return fmt.Errorf("method=nystrom with %d landmarks on %d objects needs %s, more than max_gram_bytes = %d; "+
-				"lower landmarks= or raise the setting with SELECT ksql_config('max_gram_bytes', N)", nl, n, sizeText(need), max)
+		nl := min(n, m.landmarks)
+		if krrNystromBytes(n, nl) <= max {
+			return nil
 		}
-		return nil
+		return m.streamTooMany(n, nl, max)
 	}
 	return exactTooMany("krr", n, max)
 }

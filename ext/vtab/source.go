@@ -1,6 +1,7 @@
 package vtab
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ksql/ksql/ext/host"
 	"github.com/ksql/ksql/ext/transducer"
@@ -271,7 +273,10 @@ type snapshot struct {
 	obj   []int   // obj[r]: index of row r's object in objs, −1 for NULL
 	objs  []kernels.Object
 	rows  []int // rows[o]: the row of object o
-	byID  map[idKey]int
+	// byID is built on the first lookup by id: a scan or a fit never
+	// needs it, and for a million rows it is a tenth of a gigabyte.
+	byIDOnce sync.Once
+	byID     map[idKey]int
 }
 
 // idKey identifies an id value with SQLite's equality: 1 and 1.0 are the
@@ -306,8 +311,51 @@ func (s *snapshot) row(v any) (int, bool) {
 	if !ok {
 		return 0, false
 	}
+	s.byIDOnce.Do(func() {
+		s.byID = make(map[idKey]int, len(s.ids))
+		for r, id := range s.ids {
+			k, _ := keyOf(id)
+			s.byID[k] = r
+		}
+	})
 	r, ok := s.byID[k]
 	return r, ok
+}
+
+// compareKeys orders idKeys (any total order will do: it finds duplicates).
+func compareKeys(a, b idKey) int {
+	if c := cmp.Compare(a.kind, b.kind); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.i, b.i); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.f, b.f); c != 0 {
+		return c
+	}
+	return strings.Compare(a.s, b.s)
+}
+
+// checkUnique returns an error naming two rows with the same id, by
+// sorting the rows by id rather than building a map of them all.
+func (s *snapshot) checkUnique() error {
+	order := make([]int32, len(s.ids))
+	for r := range order {
+		order[r] = int32(r)
+	}
+	key := func(r int32) idKey { k, _ := keyOf(s.ids[r]); return k }
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := compareKeys(key(a), key(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	for i := 1; i < len(order); i++ {
+		if a, b := order[i-1], order[i]; compareKeys(key(a), key(b)) == 0 {
+			return fmt.Errorf("id %s appears twice in the source (rows %d and %d); ids must be unique", idText(s.ids[b]), a+1, b+1)
+		}
+	}
+	return nil
 }
 
 // idText renders an id for error messages.
@@ -447,7 +495,7 @@ func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) err
 func (s *source) build(flat []any, width int) (*snapshot, error) {
 	n := len(flat) / width
 	row := func(r int) []any { return flat[r*width : (r+1)*width] }
-	snap := &snapshot{ids: make([]any, n), obj: make([]int, n), byID: make(map[idKey]int, n), extra: make([][]any, len(s.extra)),
+	snap := &snapshot{ids: make([]any, n), obj: make([]int, n), extra: make([][]any, len(s.extra)),
 		objs: make([]kernels.Object, 0, n), rows: make([]int, 0, n)} // sized once: a million rows doubled would hold twice the memory
 	for i := range snap.extra {
 		snap.extra[i] = make([]any, n)
@@ -459,14 +507,9 @@ func (s *source) build(flat []any, width int) (*snapshot, error) {
 	for r := range n {
 		v := row(r)
 		id := v[0]
-		k, ok := keyOf(id)
-		if !ok {
+		if _, ok := keyOf(id); !ok {
 			return nil, fmt.Errorf("the source has a row whose id is NULL (object %s); ids must be unique and not NULL", objExcerpt(v[1]))
 		}
-		if prevRow, dup := snap.byID[k]; dup {
-			return nil, fmt.Errorf("id %s appears twice in the source (rows %d and %d); ids must be unique", idText(id), prevRow+1, r+1)
-		}
-		snap.byID[k] = r
 		snap.ids[r] = id
 		snap.obj[r] = -1
 		if v[1] == nil {
@@ -487,6 +530,9 @@ func (s *source) build(flat []any, width int) (*snapshot, error) {
 		snap.obj[r] = len(snap.objs)
 		snap.objs = append(snap.objs, o)
 		snap.rows = append(snap.rows, r)
+	}
+	if err := snap.checkUnique(); err != nil {
+		return nil, err
 	}
 	return snap, nil
 }

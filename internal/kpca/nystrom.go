@@ -2,6 +2,7 @@ package kpca
 
 import (
 	"fmt"
+	"github.com/ksql/ksql/internal/dense"
 	"math"
 	"slices"
 
@@ -142,7 +143,7 @@ func fitNystrom(C []float64, n int, landmarks []int, k int, poll func() error) (
 	}
 	mean := centre(C, n, m)
 	G := make([]float64, m*m)
-	if err := crossProduct(C, n, m, G, poll); err != nil {
+	if err := dense.CrossProduct(C, n, m, G, poll); err != nil {
 		return nil, err
 	}
 	mirrorUpper(G, m, m)

@@ -1,6 +1,7 @@
 package kpca
 
 import (
+	"github.com/ksql/ksql/internal/dense"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
@@ -87,7 +88,7 @@ func landmarkBlock(landmarks []int, block BlockFunc) ([]float64, error) {
 // streamMoments returns C_cᵀC_c (m×m, full) and C's column means.
 func streamMoments(n, m int, buf []float64, block BlockFunc, poll func() error) ([]float64, []float64, error) {
 	var shift []float64
-	var work crossWork
+	var work dense.CrossWork
 	sum := make([]float64, m)
 	G := make([]float64, m*m)
 	var cerr error
@@ -105,7 +106,7 @@ func streamMoments(n, m int, buf []float64, block BlockFunc, poll func() error) 
 			floats.Add(sum, row)
 		}
 		if cerr == nil {
-			cerr = work.product(C, hi-lo, m, G, poll)
+			cerr = work.Product(C, hi-lo, m, G, poll)
 		}
 	})
 	if err == nil {

@@ -31,8 +31,3 @@ func axpy4AVX2(a *float64, stride, n int, c *[4]float64, y *float64)
 //
 //go:noescape
 func centerAVX2(row, mu *float64, n int, shift float64, maxes *[2]float64)
-
-// gramTile4x8AVX2 is gramTile4x8 (see crossprod.go).
-//
-//go:noescape
-func gramTile4x8AVX2(a, b *float64, k int, out *[32]float64)

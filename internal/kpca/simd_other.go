@@ -19,7 +19,3 @@ func axpy4AVX2(a *float64, stride, n int, c *[4]float64, y *float64) {
 func centerAVX2(row, mu *float64, n int, shift float64, maxes *[2]float64) {
 	panic("kpca: no AVX2 kernels on this platform")
 }
-
-func gramTile4x8AVX2(a, b *float64, k int, out *[32]float64) {
-	panic("kpca: no AVX2 kernels on this platform")
-}

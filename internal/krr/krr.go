@@ -126,6 +126,22 @@ func FitNystromW(C, Wv []float64, y []float64, alpha float64) ([]float64, error)
 	if m*m != len(Wv) || len(C) != n*m {
 		return nil, fmt.Errorf("krr: C has %d values and W %d for %d rows", len(C), len(Wv), n)
 	}
+	Cm := mat.NewDense(n, m, C)
+	CtC := mat.NewSymDense(m, nil)
+	CtC.SymOuterK(1, Cm.T())
+	cty := mat.NewVecDense(m, nil)
+	cty.MulVec(Cm.T(), mat.NewVecDense(n, y))
+	return FitNystromMoments(CtC.RawSymmetric().Data, cty.RawVector().Data, Wv, alpha)
+}
+
+// FitNystromMoments is FitNystromW from CᵀC (m×m row-major, upper triangle
+// read) and Cᵀy instead of C and y, which a streaming fit accumulates over
+// blocks of rows without holding C.
+func FitNystromMoments(CtCv, Cty, Wv []float64, alpha float64) ([]float64, error) {
+	m := len(Cty)
+	if len(Wv) != m*m || len(CtCv) != m*m {
+		return nil, fmt.Errorf("krr: CᵀC has %d values and W %d for %d landmarks", len(CtCv), len(Wv), m)
+	}
 	if !(alpha > 0) || math.IsInf(alpha, 0) {
 		return nil, &ParamError{Name: "alpha", Value: alpha}
 	}
@@ -157,9 +173,7 @@ func FitNystromW(C, Wv []float64, y []float64, alpha float64) ([]float64, error)
 	}
 	// ΦᵀΦ = Mᵀ(CᵀC)M and Φᵀy = Mᵀ(Cᵀy): Φ (n×r) is never formed, so the
 	// memory beyond C is O(m²).
-	Cm := mat.NewDense(n, m, C)
-	CtC := mat.NewSymDense(m, nil)
-	CtC.SymOuterK(1, Cm.T())
+	CtC := mat.NewSymDense(m, CtCv)
 	var T, P mat.Dense
 	T.Mul(CtC, M)
 	P.Mul(M.T(), &T)
@@ -173,10 +187,8 @@ func FitNystromW(C, Wv []float64, y []float64, alpha float64) ([]float64, error)
 			A.SetSym(a, b, v)
 		}
 	}
-	cty := mat.NewVecDense(m, nil)
-	cty.MulVec(Cm.T(), mat.NewVecDense(n, y))
 	rhs := mat.NewVecDense(r, nil)
-	rhs.MulVec(M.T(), cty)
+	rhs.MulVec(M.T(), mat.NewVecDense(m, Cty))
 	w, err := solveSPD(A, rhs.RawVector().Data, alpha)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package kpca
+package dense
 
 import (
 	"math"
@@ -21,7 +21,7 @@ func TestCrossProduct(t *testing.T) {
 			saved := useAVX2
 			useAVX2 = avx
 			G := make([]float64, m*m)
-			err := crossProduct(C, n, m, G, noPoll)
+			err := CrossProduct(C, n, m, G, nil)
 			useAVX2 = saved
 			if err != nil {
 				t.Fatal(err)

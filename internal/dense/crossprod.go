@@ -1,9 +1,12 @@
-package kpca
+// Package dense holds the dense products that ksql's fits spend their time
+// in and that gonum runs too slowly for them: CᵀC of a tall matrix (the
+// Nyström fits' n·m² product), by packed panels and an AVX2/FMA tile kernel.
+package dense
 
 import "github.com/ksql/ksql/internal/par"
 
-// Blocked AᵀA for the Nyström fit's n·m² product (centredFeatures), which
-// gonum's Dsyrk ran on one core at about 3 GFLOPS. Rows are taken in
+// Blocked CᵀC for the Nyström fits' n·m² product, which gonum's Dsyrk ran
+// on one core at about 3 GFLOPS. Rows are taken in
 // blocks of crossRows; each block's columns are packed into panels of 4
 // and 8 (zero-padded), and every 4×8 tile of the upper triangle of G is
 // accumulated from them by one call of gramTile4x8 (assembly on AVX2/FMA
@@ -14,31 +17,36 @@ import "github.com/ksql/ksql/internal/par"
 
 const crossRows = 256
 
-// crossProduct adds CᵀC for the n×m row-major C to the upper triangle of
+// CrossProduct adds CᵀC for the n×m row-major C to the upper triangle of
 // G (m×m row-major; the strict lower triangle gets partial sums to
-// ignore). poll is called between blocks.
-func crossProduct(C []float64, n, m int, G []float64, poll func() error) error {
-	return new(crossWork).product(C, n, m, G, poll)
+// ignore). poll (nil: none) is called between blocks of rows; its error
+// stops the product.
+func CrossProduct(C []float64, n, m int, G []float64, poll func() error) error {
+	return new(CrossWork).Product(C, n, m, G, poll)
 }
 
-// crossWork holds crossProduct's packed panels, for a caller that adds
-// many blocks (a streaming fit) without allocating them each time.
-type crossWork struct{ a, b []float64 }
+// CrossWork holds CrossProduct's packed panels, for a caller that adds
+// many blocks (a streaming fit) without allocating them each time. The
+// zero value is ready; it must not be used by two goroutines at once.
+type CrossWork struct{ a, b []float64 }
 
-func (w *crossWork) product(C []float64, n, m int, G []float64, poll func() error) error {
+// Product is CrossProduct with w's panels.
+func (w *CrossWork) Product(C []float64, n, m int, G []float64, poll func() error) error {
 	pm, qm := (m+3)/4, (m+7)/8
 	if len(w.a) < pm*crossRows*4 {
 		w.a, w.b = make([]float64, pm*crossRows*4), make([]float64, qm*crossRows*8)
 	}
 	a, b := w.a, w.b
 	for lo := 0; lo < n; lo += crossRows {
-		if err := poll(); err != nil {
-			return err
+		if poll != nil {
+			if err := poll(); err != nil {
+				return err
+			}
 		}
 		k := min(crossRows, n-lo)
 		packPanels(C[lo*m:], k, m, 4, a)
 		packPanels(C[lo*m:], k, m, 8, b)
-		err := par.For("kpca.crossProduct", pm, 0, 1, func(_, pb int) error {
+		err := par.For("dense.CrossProduct", pm, 0, 1, func(_, pb int) error {
 			var tile [32]float64
 			ap := a[pb*crossRows*4:]
 			for qb := pb / 2; qb < qm; qb++ { // tiles that reach the upper triangle
