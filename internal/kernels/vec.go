@@ -82,48 +82,6 @@ func SqDist(a, b Vec) float64 {
 	return s
 }
 
-// dotF32 is Dot of two float32 BLOBs of equal length. Four partial sums
-// let the additions overlap instead of each waiting for the last: on the
-// 64-dimensional vectors of a SQL self-join that halves the loop.
-func dotF32(x, y []byte) float64 {
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+16 <= len(x); i += 16 {
-		a, b := x[i:i+16:i+16], y[i:i+16:i+16]
-		s0 += f32(a, 0) * f32(b, 0)
-		s1 += f32(a, 1) * f32(b, 1)
-		s2 += f32(a, 2) * f32(b, 2)
-		s3 += f32(a, 3) * f32(b, 3)
-	}
-	for ; i+4 <= len(x); i += 4 {
-		s0 += f32(x, i/4) * f32(y, i/4)
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
-// sqDistF32 is SqDist of two float32 BLOBs of equal length, with partial
-// sums as dotF32.
-func sqDistF32(x, y []byte) float64 {
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+16 <= len(x); i += 16 {
-		a, b := x[i:i+16:i+16], y[i:i+16:i+16]
-		d0 := f32(a, 0) - f32(b, 0)
-		d1 := f32(a, 1) - f32(b, 1)
-		d2 := f32(a, 2) - f32(b, 2)
-		d3 := f32(a, 3) - f32(b, 3)
-		s0 += d0 * d0
-		s1 += d1 * d1
-		s2 += d2 * d2
-		s3 += d3 * d3
-	}
-	for ; i+4 <= len(x); i += 4 {
-		d := f32(x, i/4) - f32(y, i/4)
-		s0 += d * d
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
 // sqDist4 is ‖x − y‖², computed from the differences (not from norms and
 // a dot product, which would cancel for nearby points).
 func sqDist4(x, y []float64) float64 {
@@ -147,7 +105,10 @@ func sqDist4(x, y []float64) float64 {
 // L1Dist returns ‖a − b‖₁.
 func L1Dist(a, b Vec) float64 {
 	var s float64
-	if a.F32 == nil && b.F32 == nil {
+	switch {
+	case a.F32 != nil && b.F32 != nil:
+		return l1DistF32(a.F32, b.F32[:len(a.F32)])
+	case a.F32 == nil && b.F32 == nil:
 		y := b.F64[:len(a.F64)]
 		for i, x := range a.F64 {
 			s += math.Abs(x - y[i])

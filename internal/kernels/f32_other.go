@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package kernels
+
+var useAVX2 = false
+
+func sqDistF32AVX2(x, y *byte, n int) float64 { panic("kernels: no AVX2 loops on this platform") }
+func dotF32AVX2(x, y *byte, n int) float64    { panic("kernels: no AVX2 loops on this platform") }
+func l1DistF32AVX2(x, y *byte, n int) float64 { panic("kernels: no AVX2 loops on this platform") }
