@@ -85,12 +85,12 @@ func AnyNull(args []any) bool {
 }
 
 // twoVectors decodes x and z for a vector kernel and checks their lengths.
-func twoVectors(args []any, x, z *kernels.Vec) (null bool, err error) {
-	nx, err := vectorInto(args, 0, "x", x)
+func twoVectors(args []host.Arg, x, z *kernels.Vec) (null bool, err error) {
+	nx, err := vectorArg(args, 0, "x", x)
 	if err != nil {
 		return false, err
 	}
-	nz, err := vectorInto(args, 1, "z", z)
+	nz, err := vectorArg(args, 1, "z", z)
 	if err != nil || nx || nz {
 		return nx || nz, err
 	}
@@ -98,6 +98,25 @@ func twoVectors(args []any, x, z *kernels.Vec) (null bool, err error) {
 		return false, fmt.Errorf("vectors differ in length (%d and %d)", x.Len(), z.Len())
 	}
 	return false, nil
+}
+
+// vectorArg is vectorInto of an unboxed argument.
+func vectorArg(args []host.Arg, i int, name string, out *kernels.Vec) (null bool, err error) {
+	ok, err := host.DecodeArg(&args[i], out)
+	if err != nil {
+		return false, argError(i, name, err)
+	}
+	return !ok, nil
+}
+
+// anyNullArg is AnyNull of unboxed arguments.
+func anyNullArg(args []host.Arg) bool {
+	for i := range args {
+		if args[i].IsNull() {
+			return true
+		}
+	}
+	return false
 }
 
 // finite returns v, or an error naming the non-finite element of a float32

@@ -127,23 +127,23 @@ func kernelDistance(c *host.Conn, args []any) (any, error) {
 // the kernel definition table, whose Check is the one range check of the
 // spec language and the scalar functions alike).
 func KernelParam(args []any, i int, p *kernels.Param) (float64, error) {
-	var v float64
-	switch x := args[i].(type) {
-	case int64:
-		v = float64(x)
-	case float64:
-		if p.Kind != kernels.Int && (math.IsNaN(x) || math.IsInf(x, 0)) {
-			return 0, argError(i, p.Name, fmt.Errorf("must be a finite number, got %v", x))
-		}
-		v = x
-	default:
-		if p.Kind == kernels.Int {
-			return 0, argError(i, p.Name, fmt.Errorf("must be an integer, got %s", host.TypeName(args[i])))
-		}
-		return 0, argError(i, p.Name, fmt.Errorf("must be a number, got %s", host.TypeName(args[i])))
+	a := host.ArgOf(args[i])
+	return kernelParam(&a, i, p)
+}
+
+// kernelParam is KernelParam of an unboxed argument.
+func kernelParam(a *host.Arg, i int, p *kernels.Param) (float64, error) {
+	v, ok := a.Number()
+	switch {
+	case !ok && p.Kind == kernels.Int:
+		return 0, argError(i, p.Name, fmt.Errorf("must be an integer, got %s", a.TypeName()))
+	case !ok:
+		return 0, argError(i, p.Name, fmt.Errorf("must be a number, got %s", a.TypeName()))
+	case p.Kind != kernels.Int && (math.IsNaN(v) || math.IsInf(v, 0)):
+		return 0, argError(i, p.Name, fmt.Errorf("must be a finite number, got %v", v))
 	}
 	if err := p.Check(v); err != nil {
-		return 0, argError(i, p.Name, fmt.Errorf("must be %s, got %v", paramBounds(p), args[i]))
+		return 0, argError(i, p.Name, fmt.Errorf("must be %s, got %v", paramBounds(p), a.Box()))
 	}
 	return v, nil
 }

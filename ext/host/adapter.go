@@ -52,26 +52,75 @@ type Func struct {
 	// only during the call (modernc's VolatileArgs, mattn's string
 	// conversion): copy one before retaining it past the call.
 	Body func(c *Conn, args []any) (any, error)
+	// Number, given instead of Body, computes a function whose result is
+	// always a REAL or NULL (null set) from unboxed arguments, under the
+	// same rules. Adapters that read SQLite's values themselves call
+	// CallNumber, with no allocation per call; Call converts for the rest.
+	Number func(c *Conn, args []Arg) (v float64, null bool, err error)
 }
 
 // Call runs f with the argument-count check and the name prefix on errors.
 // Adapters call it for every SQL call of f; it also recovers a panic into
 // an error so that a bug never takes the host process down.
 func (f *Func) Call(c *Conn, args []any) (res any, err error) {
-	if len(args) < f.MinArgs || len(args) > f.MaxArgs {
-		return nil, fmt.Errorf("%s: wrong number of arguments (%d); usage: %s", f.Name, len(args), f.Usage)
+	if f.Body == nil {
+		return f.callNumberBoxed(c, args)
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			res, err = nil, fmt.Errorf("%s: internal error: %v", f.Name, r)
-		}
-	}()
+	if err := f.checkCount(len(args)); err != nil {
+		return nil, err
+	}
+	defer f.recovered(&err)
 	res, err = f.Body(c, args)
 	if err != nil {
-		return nil, Bounded(fmt.Errorf("%s: %w", f.Name, Explain(err)))
+		return nil, f.wrap(err)
 	}
 	return res, nil
 }
+
+// CallNumber is Call for a function with a Number body.
+func (f *Func) CallNumber(c *Conn, args []Arg) (v float64, null bool, err error) {
+	if err := f.checkCount(len(args)); err != nil {
+		return 0, false, err
+	}
+	defer f.recovered(&err)
+	v, null, err = f.Number(c, args)
+	if err != nil {
+		return 0, false, f.wrap(err)
+	}
+	return v, null, nil
+}
+
+// callNumberBoxed runs a Number body on driver values, viewed as Args in
+// the connection's scratch space.
+func (f *Func) callNumberBoxed(c *Conn, args []any) (any, error) {
+	buf := c.borrowArgs(len(args))
+	for i, a := range args {
+		buf[i] = ArgOf(a)
+	}
+	v, null, err := f.CallNumber(c, buf)
+	c.returnArgs(buf)
+	if err != nil || null {
+		return nil, err
+	}
+	return v, nil
+}
+
+func (f *Func) checkCount(n int) error {
+	if n < f.MinArgs || n > f.MaxArgs {
+		return fmt.Errorf("%s: wrong number of arguments (%d); usage: %s", f.Name, n, f.Usage)
+	}
+	return nil
+}
+
+// recovered, deferred, turns a panic of f's body into an error.
+func (f *Func) recovered(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("%s: internal error: %v", f.Name, r)
+	}
+}
+
+// wrap prefixes a body's error with f's name.
+func (f *Func) wrap(err error) error { return Bounded(fmt.Errorf("%s: %w", f.Name, Explain(err))) }
 
 // ModuleEntry names a virtual table module in a declared list.
 type ModuleEntry struct {

@@ -45,6 +45,31 @@ type Conn struct {
 	// not zero, SQL that ksql runs (a module's source) is executing, and
 	// settings may not change (see Reading).
 	nested atomic.Int32
+
+	// args is Call's space for the Args of a Number function, so that a
+	// call allocates nothing; argsBusy lends it to one call at a time (a
+	// function may run SQL that calls another).
+	args     [8]Arg
+	argsBusy atomic.Bool
+}
+
+// borrowArgs returns n Args, the connection's own when they are free.
+func (c *Conn) borrowArgs(n int) []Arg {
+	if n == 0 {
+		return nil
+	}
+	if c != nil && n <= len(c.args) && c.argsBusy.CompareAndSwap(false, true) {
+		return c.args[:n]
+	}
+	return make([]Arg, n)
+}
+
+// returnArgs gives back what borrowArgs returned.
+func (c *Conn) returnArgs(a []Arg) {
+	if c != nil && len(a) > 0 && &a[0] == &c.args[0] {
+		clear(a) // views of SQLite's memory: not kept
+		c.argsBusy.Store(false)
+	}
 }
 
 // Value returns the value this connection keeps under key, creating it

@@ -19,10 +19,20 @@ import (
 // written through out because a kernel's per-row cost is small enough that
 // copying the returned struct through each layer shows.
 func DecodeVector(v any, out *kernels.Vec) (ok bool, err error) {
-	switch x := v.(type) {
-	case nil:
+	a := ArgOf(v)
+	if a.typ == 0 {
+		return false, notVector(TypeName(v))
+	}
+	return DecodeArg(&a, out)
+}
+
+// DecodeArg is DecodeVector of an unboxed argument.
+func DecodeArg(a *Arg, out *kernels.Vec) (ok bool, err error) {
+	switch a.typ {
+	case argNull:
 		return false, nil
-	case []byte:
+	case argBlob:
+		x, _ := a.Blob()
 		if len(x) == 0 {
 			return false, fmt.Errorf("empty BLOB; a vector needs at least one element")
 		}
@@ -31,7 +41,8 @@ func DecodeVector(v any, out *kernels.Vec) (ok bool, err error) {
 		}
 		*out = kernels.Vec{F32: x}
 		return true, nil
-	case string:
+	case argText:
+		x, _ := a.Text()
 		f, err := ParseJSONVector(x)
 		if err != nil {
 			return false, err
@@ -39,7 +50,11 @@ func DecodeVector(v any, out *kernels.Vec) (ok bool, err error) {
 		*out = kernels.Vec{F64: f}
 		return true, nil
 	}
-	return false, fmt.Errorf("expected a vector (JSON array text or float32 BLOB), got %s", TypeName(v))
+	return false, notVector(a.TypeName())
+}
+
+func notVector(typeName string) error {
+	return fmt.Errorf("expected a vector (JSON array text or float32 BLOB), got %s", typeName)
 }
 
 // CheckFinite returns an error naming the first NaN or infinite element of a

@@ -12,6 +12,7 @@ import "C"
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"runtime/cgo"
 	"sync"
 	"unsafe"
@@ -28,11 +29,20 @@ type registrar struct {
 
 var _ host.Registrar = registrar{}
 
-// fn is what a registered function's user data points to.
+// fn is what a registered function's user data points to: its address,
+// pinned, so that a call finds it without a cgo.Handle lookup.
 type fn struct {
-	f  *host.Func
-	hc *host.Conn
+	f   *host.Func
+	hc  *host.Conn
+	pin runtime.Pinner
 }
+
+// liveFuncs keeps every registered fn reachable (and its Pinner with it)
+// until SQLite drops the function.
+var liveFuncs = struct {
+	sync.Mutex
+	m map[*fn]struct{}
+}{m: map[*fn]struct{}{}}
 
 // RegisterFunction implements host.Registrar: variadic (Func.Call checks
 // the count), deterministic when the function is, and innocuous when it
@@ -47,12 +57,27 @@ func (r registrar) RegisterFunction(f *host.Func) error {
 	}
 	name := C.CString(f.Name)
 	defer C.free(unsafe.Pointer(name))
-	h := cgo.NewHandle(&fn{f, r.hc})
-	// On failure SQLite calls the destructor, which deletes h.
-	if rc := C.ksql_create_function(r.db, name, flags, C.uintptr_t(h)); rc != C.SQLITE_OK {
+	p := &fn{f: f, hc: r.hc}
+	p.pin.Pin(p)
+	liveFuncs.Lock()
+	liveFuncs.m[p] = struct{}{}
+	liveFuncs.Unlock()
+	// On failure SQLite calls the destructor, which releases p.
+	addr := C.uintptr_t(uintptr(unsafe.Pointer(p)))
+	number := f.Body == nil && argLayoutErr == nil
+	if rc := C.ksql_create_function(r.db, name, flags, addr, boolInt(number)); rc != C.SQLITE_OK {
 		return fmt.Errorf("sqlite3_create_function_v2: %s", C.GoString(C.ksql_errmsg(r.db)))
 	}
 	return nil
+}
+
+//export ksqlGoReleaseFunc
+func ksqlGoReleaseFunc(p unsafe.Pointer) {
+	f := (*fn)(p)
+	liveFuncs.Lock()
+	delete(liveFuncs.m, f)
+	liveFuncs.Unlock()
+	f.pin.Unpin()
 }
 
 // RegisterModule implements host.Registrar.
@@ -125,8 +150,8 @@ func ksqlGoRelease(h C.uintptr_t) { cgo.Handle(h).Delete() }
 // set the result itself.
 //
 //export ksqlGoFunc
-func ksqlGoFunc(ctx *C.sqlite3_context, h C.uintptr_t, argc C.int, argv *C.ksql_arg, res *C.ksql_arg) C.int {
-	f := cgo.Handle(h).Value().(*fn)
+func ksqlGoFunc(ctx *C.sqlite3_context, p unsafe.Pointer, argc C.int, argv *C.ksql_arg, res *C.ksql_arg) C.int {
+	f := (*fn)(p)
 	bp := argBufs.Get().(*[]any)
 	args := goArgs((*bp)[:0], argc, argv)
 	v, err := f.f.Call(f.hc, args) // Call recovers panics into err
@@ -150,4 +175,50 @@ func ksqlGoFunc(ctx *C.sqlite3_context, h C.uintptr_t, argc C.int, argv *C.ksql_
 		return 0
 	}
 	return 1
+}
+
+// ksqlGoNumber runs one call of a function with a Number body, reading the
+// C side's arguments in place (host.Arg has ksql_arg's layout).
+//
+//export ksqlGoNumber
+func ksqlGoNumber(ctx *C.sqlite3_context, p unsafe.Pointer, argc C.int, argv *C.ksql_arg, res *C.double) C.int {
+	f := (*fn)(p)
+	var args []host.Arg
+	if argc > 0 {
+		args = unsafe.Slice((*host.Arg)(unsafe.Pointer(argv)), int(argc))
+	}
+	v, null, err := f.f.CallNumber(f.hc, args)
+	switch {
+	case err != nil:
+		msg := err.Error()
+		C.ksql_result_error(ctx, cstr(msg), C.int(len(msg)))
+		return C.KSQL_SET
+	case null:
+		return C.KSQL_NULL
+	}
+	*res = C.double(v)
+	return C.KSQL_REAL
+}
+
+// argLayoutErr is not nil if host.Arg does not read a ksql_arg as C wrote
+// it; Number functions then go through ksqlGoFunc, which converts.
+var argLayoutErr = checkArgLayout()
+
+func checkArgLayout() error {
+	if unsafe.Sizeof(host.Arg{}) != C.sizeof_ksql_arg {
+		return fmt.Errorf("host.Arg is %d bytes, ksql_arg %d", unsafe.Sizeof(host.Arg{}), C.sizeof_ksql_arg)
+	}
+	var c [4]C.ksql_arg
+	c[0]._type, c[0].i = C.SQLITE_INTEGER, -7
+	c[1]._type, c[1].d = C.SQLITE_FLOAT, 2.5
+	c[2]._type, c[2].n, c[2].p = C.SQLITE_TEXT, 3, unsafe.Pointer(cstr("xyz!"))
+	c[3]._type = C.SQLITE_NULL
+	a := unsafe.Slice((*host.Arg)(unsafe.Pointer(&c[0])), len(c))
+	i, iok := a[0].Integer()
+	f, fok := a[1].Number()
+	t, tok := a[2].Text()
+	if i != -7 || !iok || f != 2.5 || !fok || t != "xyz" || !tok || !a[3].IsNull() {
+		return fmt.Errorf("host.Arg reads ksql_arg as %v %v %q %v", i, f, t, a[3].IsNull())
+	}
+	return nil
 }

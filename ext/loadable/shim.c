@@ -9,7 +9,9 @@ __attribute__((visibility("hidden"))) const sqlite3_api_routines *sqlite3_api = 
 
 /* Go's side, exported by the cgo files of this package. */
 extern int ksqlGoInit(sqlite3 *db, char **pzErrMsg);
-extern int ksqlGoFunc(sqlite3_context *ctx, uintptr_t h, int argc, ksql_arg *args, ksql_arg *res);
+extern int ksqlGoFunc(sqlite3_context *ctx, void *f, int argc, ksql_arg *args, ksql_arg *res);
+extern int ksqlGoNumber(sqlite3_context *ctx, void *f, int argc, ksql_arg *args, double *res);
+extern void ksqlGoReleaseFunc(void *f);
 extern void ksqlGoRelease(uintptr_t h);
 extern char *ksqlGoConnect(uintptr_t h, sqlite3 *db, int argc, char **argv, int create, uintptr_t *out);
 extern char *ksqlGoBestIndex(uintptr_t h, sqlite3_index_info *info);
@@ -74,7 +76,7 @@ static void xFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 	ksql_arg res;
 	/* Numbers come back in res, saving a call into C per row; Go sets
 	 * text, blobs and errors itself. */
-	if (ksqlGoFunc(ctx, (uintptr_t)sqlite3_user_data(ctx), argc, a, &res)) {
+	if (ksqlGoFunc(ctx, sqlite3_user_data(ctx), argc, a, &res)) {
 		if (res.type == SQLITE_FLOAT) sqlite3_result_double(ctx, res.d);
 		else if (res.type == SQLITE_INTEGER) sqlite3_result_int64(ctx, res.i);
 		else sqlite3_result_null(ctx);
@@ -82,10 +84,27 @@ static void xFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 	sqlite3_free(heap);
 }
 
+/* xNumber is xFunc for a function whose result is a REAL or NULL; its Go
+ * side reads the arguments in place, as Go values of the same layout. */
+static void xNumber(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+	ksql_arg buf[KSQL_STACK_ARGS], *heap;
+	ksql_arg *a = fillArgs(argc, argv, buf, &heap);
+	if (!a) { sqlite3_result_error_nomem(ctx); return; }
+	double d;
+	switch (ksqlGoNumber(ctx, sqlite3_user_data(ctx), argc, a, &d)) {
+	case KSQL_REAL: sqlite3_result_double(ctx, d); break;
+	case KSQL_NULL: sqlite3_result_null(ctx); break;
+	} /* KSQL_SET: Go has set an error */
+	sqlite3_free(heap);
+}
+
 static void xRelease(void *p) { ksqlGoRelease((uintptr_t)p); }
 
-int ksql_create_function(sqlite3 *db, const char *name, int flags, uintptr_t h) {
-	return sqlite3_create_function_v2(db, name, -1, SQLITE_UTF8 | flags, (void *)h, xFunc, 0, 0, xRelease);
+/* f is the address of the function's Go value, pinned until SQLite calls
+ * the destructor. */
+int ksql_create_function(sqlite3 *db, const char *name, int flags, uintptr_t f, int number) {
+	return sqlite3_create_function_v2(db, name, -1, SQLITE_UTF8 | flags, (void *)f,
+		number ? xNumber : xFunc, 0, 0, ksqlGoReleaseFunc);
 }
 
 /* setErr moves a Go error message (malloc'd, or NULL) into *pz. */

@@ -29,7 +29,10 @@ typedef struct ksql_cursor {
 extern const char ksql_empty[1];
 
 int ksql_libversion(void);
-int ksql_create_function(sqlite3 *db, const char *name, int flags, uintptr_t h);
+/* What ksqlGoNumber returns: a REAL in *res, NULL, or a result it set. */
+enum { KSQL_REAL, KSQL_NULL, KSQL_SET };
+
+int ksql_create_function(sqlite3 *db, const char *name, int flags, uintptr_t f, int number);
 int ksql_create_module(sqlite3 *db, const char *name, int eponymous, uintptr_t h);
 int ksql_is_interrupted(sqlite3 *db);
 int ksql_declare_vtab(sqlite3 *db, const char *schema);
