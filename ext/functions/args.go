@@ -86,6 +86,9 @@ func AnyNull(args []any) bool {
 
 // twoVectors decodes x and z for a vector kernel and checks their lengths.
 func twoVectors(args []host.Arg, x, z *kernels.Vec) (null bool, err error) {
+	if host.SameLengthBlobs(&args[0], &args[1], x, z) {
+		return false, nil
+	}
 	nx, err := vectorArg(args, 0, "x", x)
 	if err != nil {
 		return false, err

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/ksql/ksql/internal/kernels"
 )
@@ -51,6 +52,18 @@ func DecodeArg(a *Arg, out *kernels.Vec) (ok bool, err error) {
 		return true, nil
 	}
 	return false, notVector(a.TypeName())
+}
+
+// SameLengthBlobs sets *x and *z from a and b when both are float32 BLOB
+// vectors of one length, the per-row case of a vector kernel that needs
+// none of DecodeArg's checks spelt out; it reports whether they were.
+func SameLengthBlobs(a, b *Arg, x, z *kernels.Vec) bool {
+	if a.typ != argBlob || b.typ != argBlob || a.n != b.n || a.n == 0 || a.n%4 != 0 {
+		return false
+	}
+	x.F64, x.F32 = nil, unsafe.Slice((*byte)(a.p), int(a.n))
+	z.F64, z.F32 = nil, unsafe.Slice((*byte)(b.p), int(b.n))
+	return true
 }
 
 func notVector(typeName string) error {

@@ -7,26 +7,41 @@ import "math"
 
 // dotF32 is Dot of two float32 BLOBs of equal length.
 func dotF32(x, y []byte) float64 {
-	if n := len(x) &^ 31; useAVX2 && n > 0 {
-		return dotF32AVX2(&x[0], &y[0], n/4) + dotF32Go(x[n:], y[n:len(x)])
+	n := len(x) &^ 31
+	if !useAVX2 || n == 0 {
+		return dotF32Go(x, y)
 	}
-	return dotF32Go(x, y)
+	s := dotF32AVX2(&x[0], &y[0], n/4)
+	if n < len(x) {
+		s += dotF32Go(x[n:], y[n:len(x)])
+	}
+	return s
 }
 
 // sqDistF32 is SqDist of two float32 BLOBs of equal length.
 func sqDistF32(x, y []byte) float64 {
-	if n := len(x) &^ 31; useAVX2 && n > 0 {
-		return sqDistF32AVX2(&x[0], &y[0], n/4) + sqDistF32Go(x[n:], y[n:len(x)])
+	n := len(x) &^ 31
+	if !useAVX2 || n == 0 {
+		return sqDistF32Go(x, y)
 	}
-	return sqDistF32Go(x, y)
+	s := sqDistF32AVX2(&x[0], &y[0], n/4)
+	if n < len(x) {
+		s += sqDistF32Go(x[n:], y[n:len(x)])
+	}
+	return s
 }
 
 // l1DistF32 is L1Dist of two float32 BLOBs of equal length.
 func l1DistF32(x, y []byte) float64 {
-	if n := len(x) &^ 31; useAVX2 && n > 0 {
-		return l1DistF32AVX2(&x[0], &y[0], n/4) + l1DistF32Go(x[n:], y[n:len(x)])
+	n := len(x) &^ 31
+	if !useAVX2 || n == 0 {
+		return l1DistF32Go(x, y)
 	}
-	return l1DistF32Go(x, y)
+	s := l1DistF32AVX2(&x[0], &y[0], n/4)
+	if n < len(x) {
+		s += l1DistF32Go(x[n:], y[n:len(x)])
+	}
+	return s
 }
 
 // dotF32Go is Dot of two float32 BLOBs of equal length. Four partial sums
