@@ -3,7 +3,7 @@
 package loadable
 
 /*
-#cgo CFLAGS: -O2
+#cgo CFLAGS: -O2 -I${SRCDIR}/../../internal/kernels/f32c
 #include <stdlib.h>
 #include "shim.h"
 */
@@ -19,6 +19,7 @@ import (
 
 	"github.com/ksql/ksql/ext/catalog"
 	"github.com/ksql/ksql/ext/host"
+	"github.com/ksql/ksql/internal/kernels/f32c"
 )
 
 // registrar binds functions and modules to one connection through the C API.
@@ -64,11 +65,31 @@ func (r registrar) RegisterFunction(f *host.Func) error {
 	liveFuncs.Unlock()
 	// On failure SQLite calls the destructor, which releases p.
 	addr := C.uintptr_t(uintptr(unsafe.Pointer(p)))
-	number := f.Body == nil && argLayoutErr == nil
-	if rc := C.ksql_create_function(r.db, name, flags, addr, boolInt(number)); rc != C.SQLITE_OK {
+	if rc := C.ksql_create_function(r.db, name, flags, addr, fnKind(f)); rc != C.SQLITE_OK {
 		return fmt.Errorf("sqlite3_create_function_v2: %s", C.GoString(C.ksql_errmsg(r.db)))
 	}
 	return nil
+}
+
+// twins are the functions whose float32 BLOB calls a C twin answers
+// (internal/kernels/f32c), by SQL name; the C trampolines read their
+// arguments in the order ext/functions declares them.
+var twins = map[string]C.int{
+	"gauss_kernel":   C.KSQL_FN_GAUSS,
+	"laplace_kernel": C.KSQL_FN_LAPLACE,
+	"linear_kernel":  C.KSQL_FN_LINEAR,
+	"poly_kernel":    C.KSQL_FN_POLY,
+}
+
+// fnKind picks f's trampoline.
+func fnKind(f *host.Func) C.int {
+	if f.Body != nil || argLayoutErr != nil {
+		return C.KSQL_FN_BOXED
+	}
+	if k, ok := twins[f.Name]; ok && f32c.Enabled() {
+		return k
+	}
+	return C.KSQL_FN_NUMBER
 }
 
 //export ksqlGoReleaseFunc

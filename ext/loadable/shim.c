@@ -2,6 +2,8 @@
 #include <string.h>
 #include "sqlite3ext.h"
 #include "shim.h"
+#include "twin.h"
+#include <float.h>
 
 /* SQLITE_EXTENSION_INIT1, hidden so that another extension loaded with
  * RTLD_GLOBAL cannot interpose its own pointer. */
@@ -100,11 +102,88 @@ static void xNumber(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 static void xRelease(void *p) { ksqlGoRelease((uintptr_t)p); }
 
+/* The twins' trampolines: a float32 BLOB pair and parameters strictly
+ * inside their ranges go to internal/kernels/f32c, which answers with the
+ * Go code's bits or declines; everything else (NULL, JSON, errors, edge
+ * values) goes to Go through xNumber. */
+static int blobPair(sqlite3_value **argv, const void **x, const void **z, int *n) {
+	if (sqlite3_value_type(argv[0]) != SQLITE_BLOB || sqlite3_value_type(argv[1]) != SQLITE_BLOB) return 0;
+	*x = sqlite3_value_blob(argv[0]);
+	*n = sqlite3_value_bytes(argv[0]);
+	*z = sqlite3_value_blob(argv[1]);
+	return *n > 0 && *n % 4 == 0 && *n == sqlite3_value_bytes(argv[1]);
+}
+
+/* numberArg reads an INTEGER or REAL as Go's kernelParam does. */
+static int numberArg(sqlite3_value *v, double *d) {
+	switch (sqlite3_value_type(v)) {
+	case SQLITE_FLOAT: *d = sqlite3_value_double(v); return 1;
+	case SQLITE_INTEGER: *d = (double)sqlite3_value_int64(v); return 1;
+	}
+	return 0;
+}
+
+/* sigmaArg: σ of gauss and laplace, finite and > 0. */
+static int sigmaArg(sqlite3_value *v, double *s) { return numberArg(v, s) && *s > 0 && *s <= DBL_MAX; }
+
+static void xGauss(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+	const void *x, *z;
+	int n;
+	double sigma, v;
+	if (argc == 3 && blobPair(argv, &x, &z, &n) && sigmaArg(argv[2], &sigma) && ksql_twin_gauss(x, z, n, sigma, &v))
+		sqlite3_result_double(ctx, v);
+	else
+		xNumber(ctx, argc, argv);
+}
+
+static void xLaplace(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+	const void *x, *z;
+	int n;
+	double sigma, v;
+	if (argc == 3 && blobPair(argv, &x, &z, &n) && sigmaArg(argv[2], &sigma) && ksql_twin_laplace(x, z, n, sigma, &v))
+		sqlite3_result_double(ctx, v);
+	else
+		xNumber(ctx, argc, argv);
+}
+
+static void xLinear(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+	const void *x, *z;
+	int n;
+	double v;
+	if (argc == 2 && blobPair(argv, &x, &z, &n) && ksql_twin_linear(x, z, n, &v))
+		sqlite3_result_double(ctx, v);
+	else
+		xNumber(ctx, argc, argv);
+}
+
+/* xPoly: an INTEGER degree in [1, maxDegree] and r finite and ≥ 0. */
+static void xPoly(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+	const void *x, *z;
+	int n;
+	double r = ksql_twin.polyR, v;
+	sqlite3_int64 deg = 0;
+	int ok = (argc == 3 || argc == 4) && blobPair(argv, &x, &z, &n) && sqlite3_value_type(argv[2]) == SQLITE_INTEGER;
+	if (ok) deg = sqlite3_value_int64(argv[2]);
+	ok = ok && deg >= 1 && deg <= ksql_twin.maxDegree;
+	if (ok && argc == 4) ok = numberArg(argv[3], &r) && r >= 0 && r <= DBL_MAX;
+	if (ok && ksql_twin_poly(x, z, n, (int)deg, r, &v))
+		sqlite3_result_double(ctx, v);
+	else
+		xNumber(ctx, argc, argv);
+}
+
 /* f is the address of the function's Go value, pinned until SQLite calls
- * the destructor. */
-int ksql_create_function(sqlite3 *db, const char *name, int flags, uintptr_t f, int number) {
-	return sqlite3_create_function_v2(db, name, -1, SQLITE_UTF8 | flags, (void *)f,
-		number ? xNumber : xFunc, 0, 0, ksqlGoReleaseFunc);
+ * the destructor; kind picks the trampoline (ksql_fn_kind). */
+int ksql_create_function(sqlite3 *db, const char *name, int flags, uintptr_t f, int kind) {
+	void (*x)(sqlite3_context *, int, sqlite3_value **) = xFunc;
+	switch (kind) {
+	case KSQL_FN_NUMBER: x = xNumber; break;
+	case KSQL_FN_GAUSS: x = xGauss; break;
+	case KSQL_FN_LAPLACE: x = xLaplace; break;
+	case KSQL_FN_LINEAR: x = xLinear; break;
+	case KSQL_FN_POLY: x = xPoly; break;
+	}
+	return sqlite3_create_function_v2(db, name, -1, SQLITE_UTF8 | flags, (void *)f, x, 0, 0, ksqlGoReleaseFunc);
 }
 
 /* setErr moves a Go error message (malloc'd, or NULL) into *pz. */

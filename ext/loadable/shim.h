@@ -32,7 +32,11 @@ int ksql_libversion(void);
 /* What ksqlGoNumber returns: a REAL in *res, NULL, or a result it set. */
 enum { KSQL_REAL, KSQL_NULL, KSQL_SET };
 
-int ksql_create_function(sqlite3 *db, const char *name, int flags, uintptr_t f, int number);
+/* How a function's calls reach Go: Func.Call, Func.CallNumber, or first a
+ * C twin of a vector kernel (internal/kernels/f32c). */
+enum ksql_fn_kind { KSQL_FN_BOXED, KSQL_FN_NUMBER, KSQL_FN_GAUSS, KSQL_FN_LAPLACE, KSQL_FN_LINEAR, KSQL_FN_POLY };
+
+int ksql_create_function(sqlite3 *db, const char *name, int flags, uintptr_t f, int kind);
 int ksql_create_module(sqlite3 *db, const char *name, int eponymous, uintptr_t h);
 int ksql_is_interrupted(sqlite3 *db);
 int ksql_declare_vtab(sqlite3 *db, const char *schema);

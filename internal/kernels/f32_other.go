@@ -2,7 +2,7 @@
 
 package kernels
 
-var useAVX2 = false
+var useAVX2, hasAVX2 = false, false
 
 func sqDistF32AVX2(x, y *byte, n int) float64 { panic("kernels: no AVX2 loops on this platform") }
 func dotF32AVX2(x, y *byte, n int) float64    { panic("kernels: no AVX2 loops on this platform") }
