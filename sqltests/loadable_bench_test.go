@@ -35,6 +35,7 @@ SELECT count(*) FROM p WHERE length(v) = 64;`
 		{"length", "length(a.v) + length(b.v)"},
 		{"vec_distance_l2", "vec_distance_l2(a.v, b.v)"},
 		{"gauss_kernel", "gauss_kernel(a.v, b.v, 1.0)"},
+		{"linear_kernel", "linear_kernel(a.v, b.v)"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {

@@ -19,7 +19,8 @@ import "fmt"
 //     walks the declared list; an adapter has no loop of its own.
 //  3. In the driver callbacks, call the shared pieces here rather than
 //     translating by hand: Func.Call for a function call (argument count,
-//     error prefix, panic recovery); Open for xCreate/xConnect; Plan for
+//     error prefix, panic recovery), or Func.CallNumber where the adapter
+//     can hand a Number function its arguments as Args without boxing; Open for xCreate/xConnect; Plan for
 //     xBestIndex; Column for xColumn. Filter's values go to Cursor.Filter
 //     as nil, int64, float64, string or []byte (a SQL NULL as nil).
 //
