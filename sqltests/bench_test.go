@@ -27,6 +27,7 @@ func BenchmarkSelfJoin(b *testing.B) {
 	queries := []struct{ name, sql string }{
 		{"gauss_kernel", "SELECT sum(gauss_kernel(a.v, b.v, 1.0)) FROM t a, t b"},
 		{"linear_kernel", "SELECT sum(linear_kernel(a.v, b.v)) FROM t a, t b"},
+		{"kernel_spec", "SELECT sum(kernel('gauss(sigma=1)', a.v, b.v)) FROM t a, t b"},
 		{"vec_distance_l2", "SELECT sum(vec_distance_l2(a.v, b.v)) FROM t a, t b"},
 	}
 	X := randomVectors(1000, 64)

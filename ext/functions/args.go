@@ -65,13 +65,19 @@ func Integer(args []any, i int, name string, lo, hi int64) (int64, error) {
 
 // Text reads argument i as TEXT. null reports a NULL argument.
 func Text(args []any, i int, name string) (s string, null bool, err error) {
-	switch x := args[i].(type) {
-	case nil:
+	a := host.ArgOf(args[i])
+	return textArg(&a, i, name)
+}
+
+// textArg is Text of an unboxed argument.
+func textArg(a *host.Arg, i int, name string) (s string, null bool, err error) {
+	if a.IsNull() {
 		return "", true, nil
-	case string:
-		return x, false, nil
 	}
-	return "", false, argError(i, name, fmt.Errorf("must be TEXT, got %s", host.TypeName(args[i])))
+	if s, ok := a.Text(); ok {
+		return s, false, nil
+	}
+	return "", false, argError(i, name, fmt.Errorf("must be TEXT, got %s", a.TypeName()))
 }
 
 // AnyNull reports whether any argument is NULL: NULL in gives NULL out.

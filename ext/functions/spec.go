@@ -12,33 +12,39 @@ import (
 
 // Kernel is kernel(spec, a, b): any kernel spec.
 var Kernel = host.Func{Name: "kernel", MinArgs: 3, MaxArgs: 3, Deterministic: true, ReadsTables: true,
-	Usage: "kernel(spec, a, b)", Body: kernelFunc}
+	Usage: "kernel(spec, a, b)", Number: kernelFunc}
 
 // KernelDistance is kernel_distance(spec, a, b): the distance in feature space.
 var KernelDistance = host.Func{Name: "kernel_distance", MinArgs: 3, MaxArgs: 3, Deterministic: true, ReadsTables: true,
-	Usage: "kernel_distance(spec, a, b)", Body: kernelDistance}
+	Usage: "kernel_distance(spec, a, b)", Number: kernelDistance}
 
 // Spec reads argument i as a kernel spec, parsed once per distinct text.
 func Spec(args []any, i int) (*kernels.Spec, error) {
-	s, ok := args[i].(string)
+	a := host.ArgOf(args[i])
+	return specArg(&a, i)
+}
+
+// specArg is Spec of an unboxed argument.
+func specArg(a *host.Arg, i int) (*kernels.Spec, error) {
+	s, ok := a.Text()
 	if !ok {
-		return nil, argError(i, "spec", fmt.Errorf("must be TEXT naming a kernel such as 'gauss(sigma=1)', got %s", host.TypeName(args[i])))
+		return nil, argError(i, "spec", fmt.Errorf("must be TEXT naming a kernel such as 'gauss(sigma=1)', got %s", a.TypeName()))
 	}
 	return kernels.ParseCached(s)
 }
 
-// Object decodes argument i as an object of spec's domain. null reports a
+// object decodes argument i as an object of spec's domain. null reports a
 // NULL argument.
-func Object(spec *kernels.Spec, args []any, i int, name string) (o kernels.Object, null bool, err error) {
+func object(spec *kernels.Spec, args []host.Arg, i int, name string) (o kernels.Object, null bool, err error) {
 	if spec.Domain() == kernels.StringDomain {
-		s, null, err := Text(args, i, name)
+		s, null, err := textArg(&args[i], i, name)
 		if err != nil || null {
 			return o, null, err
 		}
 		return spec.PrepareString(s), false, nil
 	}
-	v, null, err := Vector(args, i, name)
-	if err != nil || null {
+	var v kernels.Vec
+	if null, err := vectorArg(args, i, name, &v); err != nil || null {
 		return o, null, err
 	}
 	if err := host.CheckFinite(v); err != nil {
@@ -47,80 +53,60 @@ func Object(spec *kernels.Spec, args []any, i int, name string) (o kernels.Objec
 	return spec.PrepareVec(v), false, nil
 }
 
-var workspaces = sync.Pool{New: func() any { return new(kernels.Workspace) }}
+// specCall is what one kernel() or kernel_distance() call works in,
+// pooled: the workspace and the two objects, which Eval takes by pointer
+// and which would otherwise escape to the heap on every call.
+type specCall struct {
+	ws   kernels.Workspace
+	a, b kernels.Object
+}
 
-// Workspace returns a pooled workspace bound to c's limits and to the
-// transducer tables spec names, read now; Release it.
-func Workspace(c *host.Conn, spec *kernels.Spec) (*kernels.Workspace, error) {
+var specCalls = sync.Pool{New: func() any { return new(specCall) }}
+
+func kernelFunc(c *host.Conn, args []host.Arg) (float64, bool, error) {
+	return evalSpec(c, args, (*kernels.Spec).EvalFloat)
+}
+
+func kernelDistance(c *host.Conn, args []host.Arg) (float64, bool, error) {
+	return evalSpec(c, args, (*kernels.Spec).Distance)
+}
+
+// evalSpec runs eval on the spec and the two objects of a call; NULL in
+// gives NULL out.
+func evalSpec(c *host.Conn, args []host.Arg, eval func(*kernels.Spec, *kernels.Object, *kernels.Object, *kernels.Workspace) (float64, error)) (float64, bool, error) {
+	if args[0].IsNull() {
+		return 0, true, nil
+	}
+	spec, err := specArg(&args[0], 0)
+	if err != nil {
+		return 0, false, err
+	}
+	k := specCalls.Get().(*specCall)
+	defer k.release()
+	var na, nb bool
+	if k.a, na, err = object(spec, args, 1, "a"); err != nil {
+		return 0, false, err
+	}
+	if k.b, nb, err = object(spec, args, 2, "b"); err != nil || na || nb {
+		return 0, err == nil, err
+	}
+	// The transducer tables spec names are read now, on the statement's
+	// connection, and the workspace bound to its limits.
 	env := transducer.For(c)
 	if err := env.Prepare(spec); err != nil {
-		return nil, err
+		return 0, false, err
 	}
-	ws := workspaces.Get().(*kernels.Workspace)
-	ws.MaxCells = host.MaxDPCells.Get(c)
-	ws.Check = c.Err
-	ws.Env = env
-	return ws, nil
+	k.ws.MaxCells, k.ws.Check, k.ws.Env = host.MaxDPCells.Get(c), c.ErrFunc(), env
+	v, err := eval(spec, &k.a, &k.b, &k.ws)
+	return v, false, err
 }
 
-// Release returns a workspace to the pool.
-func Release(ws *kernels.Workspace) {
-	ws.Check, ws.Env = nil, nil
-	workspaces.Put(ws)
-}
-
-func specArgs(args []any) (*kernels.Spec, kernels.Object, kernels.Object, bool, error) {
-	var a, b kernels.Object
-	if args[0] == nil {
-		return nil, a, b, true, nil
-	}
-	spec, err := Spec(args, 0)
-	if err != nil {
-		return nil, a, b, false, err
-	}
-	a, na, err := Object(spec, args, 1, "a")
-	if err != nil {
-		return nil, a, b, false, err
-	}
-	b, nb, err := Object(spec, args, 2, "b")
-	if err != nil {
-		return nil, a, b, false, err
-	}
-	return spec, a, b, na || nb, nil
-}
-
-func kernelFunc(c *host.Conn, args []any) (any, error) {
-	spec, a, b, null, err := specArgs(args)
-	if err != nil || null {
-		return nil, err
-	}
-	ws, err := Workspace(c, spec)
-	if err != nil {
-		return nil, err
-	}
-	defer Release(ws)
-	v, err := spec.EvalFloat(&a, &b, ws)
-	if err != nil {
-		return nil, err
-	}
-	return v, nil
-}
-
-func kernelDistance(c *host.Conn, args []any) (any, error) {
-	spec, a, b, null, err := specArgs(args)
-	if err != nil || null {
-		return nil, err
-	}
-	ws, err := Workspace(c, spec)
-	if err != nil {
-		return nil, err
-	}
-	defer Release(ws)
-	v, err := spec.Distance(&a, &b, ws)
-	if err != nil {
-		return nil, err
-	}
-	return v, nil
+// release drops what refers to the call (views of SQLite's memory, the
+// connection) and pools k.
+func (k *specCall) release() {
+	k.a, k.b = kernels.Object{}, kernels.Object{}
+	k.ws.Check, k.ws.Env = nil, nil
+	specCalls.Put(k)
 }
 
 // KernelParam reads argument i as a value of the kernel parameter p (from

@@ -98,7 +98,7 @@ func stringKernel(c *host.Conn, p strkernel.Params, args []any) (any, error) {
 	a, b := strkernel.DecodeTo(st.bs, s, strkernel.Char), strkernel.DecodeTo(st.bt, t, strkernel.Char)
 	st.bs, st.bt = a.Buffer(), b.Buffer()
 	k, err := strkernel.Eval(p, a, b, &st.ws,
-		strkernel.Limits{MaxCells: host.MaxDPCells.Get(c), Check: c.Err})
+		strkernel.Limits{MaxCells: host.MaxDPCells.Get(c), Check: c.ErrFunc()})
 	if err != nil {
 		return nil, err
 	}

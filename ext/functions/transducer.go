@@ -52,7 +52,7 @@ func transducerWeight(c *host.Conn, args []any) (any, error) {
 	}
 	ws := fstWorkspaces.Get().(*fst.Workspace)
 	defer fstWorkspaces.Put(ws)
-	v, err := t.Weight(x, y, ws, strkernel.Limits{MaxCells: host.MaxDPCells.Get(c), Check: c.Err})
+	v, err := t.Weight(x, y, ws, strkernel.Limits{MaxCells: host.MaxDPCells.Get(c), Check: c.ErrFunc()})
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", name, err)
 	}

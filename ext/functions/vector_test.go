@@ -78,3 +78,16 @@ func BenchmarkGaussCallNumber(b *testing.B) {
 	}
 	_ = s
 }
+
+// BenchmarkKernelSpecCall is the Go side of one kernel('gauss(sigma=1)',
+// x, z) call on 64-dimensional BLOBs, without a driver.
+func BenchmarkKernelSpecCall(b *testing.B) {
+	c := host.NewConn(nil)
+	f := registered("kernel")
+	args := []any{"gauss(sigma=1)", blob64(0, 0.01), blob64(0.5, -0.01)}
+	for b.Loop() {
+		if _, err := f.Call(c, args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

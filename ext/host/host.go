@@ -51,6 +51,8 @@ type Conn struct {
 	// function may run SQL that calls another).
 	args     [8]Arg
 	argsBusy atomic.Bool
+
+	errFunc func() error // Err as a func value, made once
 }
 
 // borrowArgs returns n Args, the connection's own when they are free.
@@ -94,7 +96,19 @@ func (c *Conn) Value(key any, mk func() any) any {
 // NewConn returns a Conn that runs SQL through query and whose Config
 // knows the given settings. Adapters use Extension.NewConn.
 func NewConn(query QueryFunc, settings ...*Setting) *Conn {
-	return &Conn{Config: NewConfig(settings...), query: query, Stats: &Stats{}}
+	c := &Conn{Config: NewConfig(settings...), query: query, Stats: &Stats{}}
+	c.errFunc = c.Err
+	return c
+}
+
+// ErrFunc returns c.Err as a func value for a computation's interrupt
+// check; writing c.Err in place makes a new one, an allocation per call
+// of a cheap function.
+func (c *Conn) ErrFunc() func() error {
+	if c == nil || c.errFunc == nil {
+		return c.Err // Err answers on a nil Conn too
+	}
+	return c.errFunc
 }
 
 // Query runs a statement on this connection. It is meant for modules that

@@ -73,11 +73,8 @@ func notVector(typeName string) error {
 // CheckFinite returns an error naming the first NaN or infinite element of a
 // float32 BLOB vector. JSON vectors are checked while parsing.
 func CheckFinite(v kernels.Vec) error {
-	for i := 0; i+4 <= len(v.F32); i += 4 {
-		f := math.Float32frombits(binary.LittleEndian.Uint32(v.F32[i:]))
-		if f != f || math.IsInf(float64(f), 0) {
-			return fmt.Errorf("element %d of the vector is %v; vectors must be finite", i/4+1, f)
-		}
+	if i := kernels.FirstNonFinite(v.F32); i >= 0 {
+		return fmt.Errorf("element %d of the vector is %v; vectors must be finite", i+1, v.At(i))
 	}
 	return nil
 }

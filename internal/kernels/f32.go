@@ -1,6 +1,9 @@
 package kernels
 
-import "math"
+import (
+	"encoding/binary"
+	"math"
+)
 
 // The float32 BLOB loops: assembly where the CPU has AVX2 and FMA for
 // every whole block of eight values, Go for the rest and elsewhere.
@@ -94,4 +97,21 @@ func l1DistF32Go(x, y []byte) float64 {
 		s += math.Abs(f32(x, i/4) - f32(y, i/4))
 	}
 	return s
+}
+
+// FirstNonFinite returns the index of the first NaN or infinite element
+// of a float32 BLOB, or -1: blocks of eight at once in assembly, then one
+// at a time from the block that has one (or for the rest).
+func FirstNonFinite(x []byte) int {
+	const exp = 0x7f800000 // all exponent bits set: NaN or ±Inf
+	i := 0
+	if n := len(x) &^ 31; useAVX2 && n > 0 {
+		i = 4 * nonFiniteBlockAVX2(&x[0], n/4)
+	}
+	for ; i+4 <= len(x); i += 4 {
+		if binary.LittleEndian.Uint32(x[i:])&exp == exp {
+			return i / 4
+		}
+	}
+	return -1
 }

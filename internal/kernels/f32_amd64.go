@@ -21,3 +21,6 @@ func dotF32AVX2(x, y *byte, n int) float64
 
 //go:noescape
 func l1DistF32AVX2(x, y *byte, n int) float64
+
+//go:noescape
+func nonFiniteBlockAVX2(x *byte, n int) int

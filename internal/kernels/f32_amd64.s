@@ -190,3 +190,30 @@ l1done:
 	VZEROUPPER
 	MOVSD X0, ret+24(FP)
 	RET
+
+// func nonFiniteBlockAVX2(x *byte, n int) int
+// The index of the first block of eight float32 values (n of them, a
+// multiple of 8) that holds a NaN or an infinity — all exponent bits set —
+// or n when none does.
+TEXT ·nonFiniteBlockAVX2(SB), NOSPLIT, $0-24
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	XORQ AX, AX
+	MOVL $0x7f800000, DX
+	MOVQ DX, X1
+	VPBROADCASTD X1, Y1
+
+nfloop:
+	CMPQ AX, CX
+	JGE  nfdone
+	VPAND (SI)(AX*4), Y1, Y2
+	VPCMPEQD Y1, Y2, Y2
+	VPTEST Y2, Y2
+	JNZ  nfdone
+	ADDQ $8, AX
+	JMP  nfloop
+
+nfdone:
+	VZEROUPPER
+	MOVQ AX, ret+16(FP)
+	RET

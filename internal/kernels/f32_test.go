@@ -23,7 +23,7 @@ func TestF32Loops(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	defer func(v bool) { useAVX2 = v }(useAVX2)
 	for _, asm := range []bool{false, true} {
-		if asm && !useAVX2 {
+		if asm && !hasAVX2 {
 			continue
 		}
 		useAVX2 = asm
@@ -62,7 +62,7 @@ func TestF32Loops(t *testing.T) {
 func TestF32LoopsNonFinite(t *testing.T) {
 	defer func(v bool) { useAVX2 = v }(useAVX2)
 	for _, asm := range []bool{false, true} {
-		if asm && !useAVX2 {
+		if asm && !hasAVX2 {
 			continue
 		}
 		useAVX2 = asm
@@ -95,7 +95,7 @@ func BenchmarkSqDistF32(b *testing.B) {
 	}
 	bx, by := f32Blob(x), f32Blob(y)
 	for _, asm := range []bool{false, true} {
-		if asm && !useAVX2 {
+		if asm && !hasAVX2 {
 			continue
 		}
 		b.Run(map[bool]string{false: "go", true: "avx2"}[asm], func(b *testing.B) {
@@ -107,5 +107,36 @@ func BenchmarkSqDistF32(b *testing.B) {
 			}
 			_ = s
 		})
+	}
+}
+
+// TestFirstNonFinite: every non-finite value at every position of
+// vectors up to 70 long, through the assembly and the Go loop, is found
+// at its first occurrence; finite extremes are not.
+func TestFirstNonFinite(t *testing.T) {
+	defer func(v bool) { useAVX2 = v }(useAVX2)
+	for _, asm := range []bool{false, true} {
+		if asm && !hasAVX2 {
+			continue
+		}
+		useAVX2 = asm
+		for n := range 71 {
+			x := make([]float32, n)
+			for i := range x {
+				x[i] = []float32{math.MaxFloat32, -math.MaxFloat32, math.SmallestNonzeroFloat32, 0, 1}[i%5]
+			}
+			if got := FirstNonFinite(f32Blob(x)); got != -1 {
+				t.Fatalf("asm=%v n=%d finite: %d", asm, n, got)
+			}
+			for at := range n {
+				for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
+					y := append([]float32(nil), x...)
+					y[at], y[n-1] = bad, bad
+					if got := FirstNonFinite(f32Blob(y)); got != at {
+						t.Fatalf("asm=%v n=%d %v at %d: found at %d", asm, n, bad, at, got)
+					}
+				}
+			}
+		}
 	}
 }
