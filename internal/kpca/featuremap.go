@@ -6,7 +6,6 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -25,7 +24,8 @@ type MapOptions struct {
 	// relative to sqrt(k(x_i,x_i)·k(z,z)) (measured: below 1e-9 on iris and
 	// the digits at the default).
 	RelTol float64
-	// Interrupt is polled as in Options (before and after the factorisation).
+	// Interrupt is polled as in Options: before the factorisation, between
+	// its blocks of columns (see pstrf), and after it.
 	Interrupt func() error
 }
 
@@ -35,7 +35,7 @@ type MapOptions struct {
 //	φ(z) = Φ⁺·[k(x_1, z), …, k(x_n, z)]ᵀ  with  ⟨φ(x_i), φ(z)⟩ = k(x_i, z),
 //
 // the paper's K^(−1/2) being one choice. Map takes the pivoted Cholesky
-// factor, PᵀKP = UᵀU with U upper triangular (LAPACK's Dpstrf, blocked,
+// factor, PᵀKP = UᵀU with U upper triangular (LAPACK's Dpstrf, blocked, polled between blocks,
 // n³/3 flops: about 0.4 s at n = 1,797 here, where the eigendecomposition
 // of K took 20 s): training object x_i maps to its column of U's first r
 // rows, and a new object to y = U₁⁻ᵀ·[k(x_p, z)] over the r pivots p, U₁
@@ -98,8 +98,11 @@ func fitMap(K *mat.SymDense, opt MapOptions, done func(reuse bool)) (*Map, error
 		rel = float64(n) * eps
 	}
 	m := &Map{Tolerance: rel * top, n: n, piv: make([]int, n), pos: make([]int, n)}
-	r, _ := lapack64Dpstrf(raw.Data, n, stride, m.piv, m.Tolerance)
-	if err := poll(); err != nil {
+	r, err := pstrf(raw.Data, n, stride, m.piv, m.Tolerance, poll)
+	if err == nil {
+		err = poll()
+	}
+	if err != nil {
 		return nil, err
 	}
 	m.r, m.Dropped = r, n-r
@@ -211,11 +214,4 @@ func (m *Map) Apply(kz, dst []float64) ([]float64, error) {
 		blas64.Trsv(blas.Trans, blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: m.r, Stride: m.n, Data: m.u}, vec(dst))
 	}
 	return dst, nil
-}
-
-// lapack64Dpstrf is LAPACK's blocked pivoted Cholesky on the upper
-// triangle of a: PᵀAP = UᵀU, returning the rank and piv (0-based).
-func lapack64Dpstrf(a []float64, n, stride int, piv []int, tol float64) (int, bool) {
-	work := make([]float64, 2*n)
-	return gonum.Implementation{}.Dpstrf(blas.Upper, n, a, stride, piv, tol, work)
 }
