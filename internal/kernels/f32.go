@@ -9,40 +9,24 @@ import (
 // every whole block of eight values, Go for the rest and elsewhere.
 
 // dotF32 is Dot of two float32 BLOBs of equal length.
-func dotF32(x, y []byte) float64 {
-	n := len(x) &^ 31
-	if !useAVX2 || n == 0 {
-		return dotF32Go(x, y)
-	}
-	s := dotF32AVX2(&x[0], &y[0], n/4)
-	if n < len(x) {
-		s += dotF32Go(x[n:], y[n:len(x)])
-	}
-	return s
-}
+func dotF32(x, y []byte) float64 { return f32Loop(x, y, dotF32AVX2, dotF32Go) }
 
 // sqDistF32 is SqDist of two float32 BLOBs of equal length.
-func sqDistF32(x, y []byte) float64 {
-	n := len(x) &^ 31
-	if !useAVX2 || n == 0 {
-		return sqDistF32Go(x, y)
-	}
-	s := sqDistF32AVX2(&x[0], &y[0], n/4)
-	if n < len(x) {
-		s += sqDistF32Go(x[n:], y[n:len(x)])
-	}
-	return s
-}
+func sqDistF32(x, y []byte) float64 { return f32Loop(x, y, sqDistF32AVX2, sqDistF32Go) }
 
 // l1DistF32 is L1Dist of two float32 BLOBs of equal length.
-func l1DistF32(x, y []byte) float64 {
+func l1DistF32(x, y []byte) float64 { return f32Loop(x, y, l1DistF32AVX2, l1DistF32Go) }
+
+// f32Loop runs asm on the whole blocks of eight values and goLoop on the
+// rest (on all of it without AVX2), adding the rest only when there is one.
+func f32Loop(x, y []byte, asm func(x, y *byte, n int) float64, goLoop func(x, y []byte) float64) float64 {
 	n := len(x) &^ 31
 	if !useAVX2 || n == 0 {
-		return l1DistF32Go(x, y)
+		return goLoop(x, y)
 	}
-	s := l1DistF32AVX2(&x[0], &y[0], n/4)
+	s := asm(&x[0], &y[0], n/4)
 	if n < len(x) {
-		s += l1DistF32Go(x[n:], y[n:len(x)])
+		s += goLoop(x[n:], y[n:len(x)])
 	}
 	return s
 }

@@ -7,6 +7,19 @@ import (
 	"testing"
 )
 
+// eachLoop runs f with the Go loops and, where the CPU has them, the
+// assembly ones.
+func eachLoop(f func(asm bool)) {
+	defer func(v bool) { useAVX2 = v }(useAVX2)
+	for _, asm := range []bool{false, true} {
+		if asm && !hasAVX2 {
+			continue
+		}
+		useAVX2 = asm
+		f(asm)
+	}
+}
+
 // f32Blob encodes v as a float32 BLOB.
 func f32Blob(v []float32) []byte {
 	b := make([]byte, 4*len(v))
@@ -21,12 +34,7 @@ func f32Blob(v []float32) []byte {
 // of eight and every tail).
 func TestF32Loops(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	defer func(v bool) { useAVX2 = v }(useAVX2)
-	for _, asm := range []bool{false, true} {
-		if asm && !hasAVX2 {
-			continue
-		}
-		useAVX2 = asm
+	eachLoop(func(asm bool) {
 		for n := range 71 {
 			x, y := make([]float32, n), make([]float32, n)
 			var dot, sq, l1, abs float64
@@ -53,19 +61,14 @@ func TestF32Loops(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 }
 
 // TestF32LoopsNonFinite: a NaN or infinite element shows in every loop's
 // result, at every position (ext/functions checks the result, not each
 // element).
 func TestF32LoopsNonFinite(t *testing.T) {
-	defer func(v bool) { useAVX2 = v }(useAVX2)
-	for _, asm := range []bool{false, true} {
-		if asm && !hasAVX2 {
-			continue
-		}
-		useAVX2 = asm
+	eachLoop(func(asm bool) {
 		for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
 			for n := 1; n <= 20; n++ {
 				for at := range n {
@@ -83,7 +86,7 @@ func TestF32LoopsNonFinite(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 }
 
 // BenchmarkSqDistF32 is the loop of gauss_kernel on 64-dimensional BLOBs.
@@ -114,12 +117,7 @@ func BenchmarkSqDistF32(b *testing.B) {
 // vectors up to 70 long, through the assembly and the Go loop, is found
 // at its first occurrence; finite extremes are not.
 func TestFirstNonFinite(t *testing.T) {
-	defer func(v bool) { useAVX2 = v }(useAVX2)
-	for _, asm := range []bool{false, true} {
-		if asm && !hasAVX2 {
-			continue
-		}
-		useAVX2 = asm
+	eachLoop(func(asm bool) {
 		for n := range 71 {
 			x := make([]float32, n)
 			for i := range x {
@@ -138,5 +136,5 @@ func TestFirstNonFinite(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 }
