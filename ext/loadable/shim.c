@@ -126,25 +126,20 @@ static int numberArg(sqlite3_value *v, double *d) {
 /* sigmaArg: σ of gauss and laplace, finite and > 0. */
 static int sigmaArg(sqlite3_value *v, double *s) { return numberArg(v, s) && *s > 0 && *s <= DBL_MAX; }
 
-static void xGauss(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+/* sigmaTwin is xGauss and xLaplace: two BLOBs and σ, then twin. */
+static void sigmaTwin(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+		int (*twin)(const void *, const void *, int, double, double *)) {
 	const void *x, *z;
 	int n;
 	double sigma, v;
-	if (argc == 3 && blobPair(argv, &x, &z, &n) && sigmaArg(argv[2], &sigma) && ksql_twin_gauss(x, z, n, sigma, &v))
+	if (argc == 3 && blobPair(argv, &x, &z, &n) && sigmaArg(argv[2], &sigma) && twin(x, z, n, sigma, &v))
 		sqlite3_result_double(ctx, v);
 	else
 		xNumber(ctx, argc, argv);
 }
 
-static void xLaplace(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-	const void *x, *z;
-	int n;
-	double sigma, v;
-	if (argc == 3 && blobPair(argv, &x, &z, &n) && sigmaArg(argv[2], &sigma) && ksql_twin_laplace(x, z, n, sigma, &v))
-		sqlite3_result_double(ctx, v);
-	else
-		xNumber(ctx, argc, argv);
-}
+static void xGauss(sqlite3_context *ctx, int argc, sqlite3_value **argv) { sigmaTwin(ctx, argc, argv, ksql_twin_gauss); }
+static void xLaplace(sqlite3_context *ctx, int argc, sqlite3_value **argv) { sigmaTwin(ctx, argc, argv, ksql_twin_laplace); }
 
 static void xLinear(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 	const void *x, *z;
