@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/ksql/ksql/ext/host"
 	"github.com/ksql/ksql/internal/kernels"
 )
 
@@ -30,7 +31,7 @@ func TestVectorKernelsSameBits(t *testing.T) {
 			pairs = append(pairs, pair{x, z})
 		}
 	}
-	orth := pair{f32Bytes(1, 2), f32Bytes(2, -1)} // ⟨x, z⟩ = 0: the scaled form
+	orth := pair{host.Float32Blob([]float64{1, 2}), host.Float32Blob([]float64{2, -1})} // ⟨x, z⟩ = 0: the scaled form
 	pairs = append(pairs, orth)
 	// Literals, not parameters: the loadable library's proxy takes none.
 	const q = `SELECT gauss_kernel(%[1]s, %[2]s, 0.7), gauss_kernel(%[1]s, %[2]s, 0.05), laplace_kernel(%[1]s, %[2]s, 2),
@@ -59,13 +60,4 @@ func TestVectorKernelsSameBits(t *testing.T) {
 			}
 		})
 	}
-}
-
-// f32Bytes encodes v as a float32 BLOB.
-func f32Bytes(v ...float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
-	}
-	return b
 }

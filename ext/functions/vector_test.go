@@ -1,8 +1,6 @@
 package functions_test
 
 import (
-	"encoding/binary"
-	"math"
 	"testing"
 
 	"github.com/ksql/ksql/ext/catalog"
@@ -20,12 +18,12 @@ func registered(name string) *host.Func {
 }
 
 // blob64 is a 64-dimensional float32 BLOB with elements v0, v0+step, ….
-func blob64(v0, step float32) []byte {
-	b := make([]byte, 4*64)
-	for i := range 64 {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(v0+step*float32(i)))
+func blob64(v0, step float64) []byte {
+	v := make([]float64, 64)
+	for i := range v {
+		v[i] = v0 + step*float64(i)
 	}
-	return b
+	return host.Float32Blob(v)
 }
 
 // TestVectorKernelsNoAllocs: a call of a vector kernel on float32 BLOBs

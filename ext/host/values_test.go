@@ -126,36 +126,28 @@ func FuzzDecodeVector(f *testing.F) {
 // up to 20 long is found and named by its 1-based position (the first
 // one when there are two), and the extreme finite values pass.
 func TestCheckFinite(t *testing.T) {
-	finite := []float32{0, float32(math.Copysign(0, -1)), math.MaxFloat32, -math.MaxFloat32, math.SmallestNonzeroFloat32, 1}
+	finite := []float64{0, math.Copysign(0, -1), math.MaxFloat32, -math.MaxFloat32, math.SmallestNonzeroFloat32, 1}
 	for n := 1; n <= 20; n++ {
-		x := make([]float32, n)
+		x := make([]float64, n)
 		for i := range x {
 			x[i] = finite[i%len(finite)]
 		}
-		if err := CheckFinite(kernels.Vec{F32: blobOf(x)}); err != nil {
+		if err := CheckFinite(kernels.Vec{F32: Float32Blob(x)}); err != nil {
 			t.Fatalf("n=%d finite: %v", n, err)
 		}
-		for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
+		for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
 			for at := range n {
-				y := append([]float32(nil), x...)
+				y := append([]float64(nil), x...)
 				y[at] = bad
 				if at+2 < n {
 					y[at+2] = bad
 				}
-				err := CheckFinite(kernels.Vec{F32: blobOf(y)})
-				want := fmt.Sprintf("element %d of the vector is %v;", at+1, bad)
+				err := CheckFinite(kernels.Vec{F32: Float32Blob(y)})
+				want := fmt.Sprintf("element %d of the vector is %v;", at+1, float32(bad))
 				if err == nil || !strings.Contains(err.Error(), want) {
 					t.Fatalf("n=%d, %v at %d: %v, want %q", n, bad, at+1, err, want)
 				}
 			}
 		}
 	}
-}
-
-func blobOf(x []float32) []byte {
-	b := make([]byte, 4*len(x))
-	for i, v := range x {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(v))
-	}
-	return b
 }
