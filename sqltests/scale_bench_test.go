@@ -21,13 +21,7 @@ import (
 // (VmHWM), which includes SQLite's and the loader's.
 func BenchmarkKPCANystrom1M(b *testing.B) {
 	const n = 1_000_000
-	db, err := sql.Open("ksql", filepath.Join(b.TempDir(), "big.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	db.SetMaxOpenConns(1)
-	defer db.Close()
-	loadTiledBlobs(b, db, n)
+	db := bigDB(b, n)
 	runtime.GC()
 	loadPeak := peakMB(b)
 	i := 0
@@ -51,13 +45,7 @@ func BenchmarkKPCANystrom1M(b *testing.B) {
 // values twice (CᵀC and Cᵀy, then the stored predictions).
 func BenchmarkKRRNystrom1M(b *testing.B) {
 	const n = 1_000_000
-	db, err := sql.Open("ksql", filepath.Join(b.TempDir(), "big.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	db.SetMaxOpenConns(1)
-	defer db.Close()
-	loadTiledBlobs(b, db, n)
+	db := bigDB(b, n)
 	i := 0
 	for b.Loop() {
 		i++
@@ -73,6 +61,19 @@ func BenchmarkKRRNystrom1M(b *testing.B) {
 		b.ReportMetric(mae, "train-MAE")
 	}
 	b.ReportMetric(peakMB(b), "peak-MB")
+}
+
+// bigDB opens a database file, closed when b ends, holding big with n rows
+// (loadTiledBlobs).
+func bigDB(b *testing.B, n int) *sql.DB {
+	db, err := sql.Open("ksql", filepath.Join(b.TempDir(), "big.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	b.Cleanup(func() { db.Close() })
+	loadTiledBlobs(b, db, n)
+	return db
 }
 
 // loadTiledBlobs fills big(id, v, y) with n rows, row i being digit i mod

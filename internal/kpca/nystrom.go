@@ -90,14 +90,8 @@ type RowFunc func(worker, i int, dst []float64) error
 // landmarks and a components count above what m landmarks support.
 func FitNystrom(n int, landmarks []int, row RowFunc, opt Options) (*Model, error) {
 	m, k := len(landmarks), opt.Components
-	if n <= 0 {
-		return nil, ErrNoObjects
-	}
-	if err := checkLandmarks(n, landmarks); err != nil {
+	if err := checkNystrom(n, landmarks, k); err != nil {
 		return nil, err
-	}
-	if k < 1 || k > n-1 || k > m {
-		return nil, &ComponentsError{Requested: k, Objects: n, Landmarks: m, Rank: -1}
 	}
 	poll := opt.poll()
 	C := make([]float64, n*m)
@@ -117,14 +111,8 @@ func FitNystromMatrix(C []float64, landmarks []int, opt Options) (*Model, error)
 		return nil, checkLandmarks(0, landmarks)
 	}
 	n := len(C) / m
-	if n <= 0 {
-		return nil, ErrNoObjects
-	}
-	if err := checkLandmarks(n, landmarks); err != nil {
+	if err := checkNystrom(n, landmarks, k); err != nil {
 		return nil, err
-	}
-	if k < 1 || k > n-1 || k > m {
-		return nil, &ComponentsError{Requested: k, Objects: n, Landmarks: m, Rank: -1}
 	}
 	for i := 0; i < n; i++ {
 		if err := finiteRow(C[i*m:(i+1)*m], i); err != nil {
@@ -345,4 +333,19 @@ func flipLike(proj, q []float64, n, r, k int) {
 			}
 		}
 	}
+}
+
+// checkNystrom checks a Nyström fit's n objects, landmarks and k
+// components, in the order its errors are reported.
+func checkNystrom(n int, landmarks []int, k int) error {
+	if n <= 0 {
+		return ErrNoObjects
+	}
+	if err := checkLandmarks(n, landmarks); err != nil {
+		return err
+	}
+	if m := len(landmarks); k < 1 || k > n-1 || k > m {
+		return &ComponentsError{Requested: k, Objects: n, Landmarks: m, Rank: -1}
+	}
+	return nil
 }

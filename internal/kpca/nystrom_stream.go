@@ -29,14 +29,8 @@ func StreamBytes(n, m, k int) int64 {
 // equal FitNystrom's up to rounding.
 func FitNystromStream(n int, landmarks []int, block BlockFunc, opt Options) (*Model, error) {
 	m, k := len(landmarks), opt.Components
-	if n <= 0 {
-		return nil, ErrNoObjects
-	}
-	if err := checkLandmarks(n, landmarks); err != nil {
+	if err := checkNystrom(n, landmarks, k); err != nil {
 		return nil, err
-	}
-	if k < 1 || k > n-1 || k > m {
-		return nil, &ComponentsError{Requested: k, Objects: n, Landmarks: m, Rank: -1}
 	}
 	poll := opt.poll()
 	W, err := landmarkBlock(landmarks, block)
