@@ -284,7 +284,7 @@ func cmdRead(s *Shell, src *source, args []string, _ string) error {
 	if s.readDepth >= maxReadDepth {
 		return fmt.Errorf(".read: files nested more than %d deep (does %s read itself?)", maxReadDepth, args[1])
 	}
-	if err := s.processFile(src.resolve(args[1])); err != nil && err != errQuit && err != errBail && err != errStopped {
+	if err := s.processFile(src.resolve(args[1]), ".read"); err != nil && err != errQuit && err != errBail && err != errStopped {
 		return fmt.Errorf(".read: %v", err)
 	} else {
 		return err

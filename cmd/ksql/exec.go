@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -148,8 +149,12 @@ func (s *Shell) printChanges() {
 	fmt.Fprintf(s.out, "changes: %d   total_changes: %d\n", n, total)
 }
 
-// collect runs a query and keeps all its rows, for .plot.
-func (s *Shell) collect(ctx context.Context, query string) ([]column, [][]any, error) {
+// errTooManyRows is collect's error for a result of more than maxRows.
+var errTooManyRows = errors.New("too many rows")
+
+// collect runs a query and keeps all its rows, for .plot, failing when
+// there are more than maxRows.
+func (s *Shell) collect(ctx context.Context, query string, maxRows int) ([]column, [][]any, error) {
 	cols, err := s.prepare(query)
 	if err != nil {
 		return nil, nil, err
@@ -165,6 +170,9 @@ func (s *Shell) collect(ctx context.Context, query string) ([]column, [][]any, e
 	defer rows.Close()
 	var out [][]any
 	for rows.Next() {
+		if len(out) == maxRows {
+			return nil, nil, errTooManyRows
+		}
 		vals := make([]any, len(cols))
 		ptrs := make([]any, len(cols))
 		for i := range vals {

@@ -8,9 +8,6 @@ import (
 	"github.com/ksql/ksql/ext/host"
 )
 
-// maxFileBytes is SQLite's default limit on a BLOB (SQLITE_MAX_LENGTH).
-const maxFileBytes = 1_000_000_000
-
 // readfile and writefile are the sqlite3 shell's file functions. They are
 // the shell's own: added to the catalog here, in the command, before any
 // connection is opened, and never by the library, so a program or server
@@ -28,16 +25,25 @@ func sqlReadFile(_ *host.Conn, args []any) (any, error) {
 	if err != nil || null {
 		return nil, err
 	}
-	fi, err := os.Stat(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %q: %v", path, unwrapPath(err))
+	}
+	defer f.Close()
+	fi, err := f.Stat()
 	switch {
 	case err != nil:
 		return nil, fmt.Errorf("cannot read %q: %v", path, unwrapPath(err))
 	case fi.IsDir():
 		return nil, fmt.Errorf("%q is a directory", path)
-	case fi.Size() > maxFileBytes:
-		return nil, fmt.Errorf("%q has %d bytes, more than the %d a BLOB may hold", path, fi.Size(), maxFileBytes)
+	case fi.Size() > int64(maxLength):
+		return nil, fmt.Errorf("%q has %d bytes, more than the %d a BLOB may hold", path, fi.Size(), maxLength)
 	}
-	b, err := os.ReadFile(path)
+	// The size is no bound for a device such as /dev/zero: the reading is.
+	b, err := readAllLimited(f, maxLength)
+	if err == errTooLong {
+		return nil, fmt.Errorf("%q has more than the %d bytes a BLOB may hold", path, maxLength)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %q: %v", path, unwrapPath(err))
 	}

@@ -19,7 +19,8 @@ import (
 )
 
 // maxImportFile bounds one file of a directory import, so that a stray
-// disk image in a corpus directory is skipped rather than loaded.
+// disk image in a corpus directory is skipped rather than loaded (as is
+// anything over SQLite's length limit, where that is lower).
 const maxImportFile = 256 << 20
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
@@ -55,6 +56,11 @@ func cmdImport(s *Shell, src *source, args []string, _ string) error {
 	defer end()
 	spin := s.startSpinner()
 	defer spin.stop()
+	if !fi.IsDir() && !fi.Mode().IsRegular() {
+		// A device such as /dev/zero never ends, and a pipe cannot be
+		// read again: .import reads a file twice (see importFile).
+		return fmt.Errorf(".import: %q is not a regular file (a device, pipe or socket); .import reads its file twice, so copy the data to a file first", path)
+	}
 	if fi.IsDir() {
 		err = s.withSavepoint(ctx, func() error { return s.importDir(ctx, path, o.schema, table) })
 	} else {
@@ -186,25 +192,37 @@ var kindSQL = [...]string{"INTEGER", "REAL", "TEXT"}
 type recordReader struct {
 	path  string
 	f     *os.File
+	bound *boundedReader
+	limit int
+	bom   int64 // bytes of a byte order mark, which csv does not count
+	start int64 // csv's offset of the record being read
 	csv   *csv.Reader
 	ascii *bufio.Scanner
 	comma string
 	n     int // records read
 }
 
-func openRecords(path string, o *importOptions) (*recordReader, error) {
+// importBuffer is the read buffer of .import, which the bound on a
+// record's length allows for.
+const importBuffer = 256 * 1024
+
+// openRecords opens a file of records of at most limit bytes each.
+func openRecords(path string, o *importOptions, limit int) (*recordReader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %q: %v", path, unwrapPath(err))
 	}
-	br := bufio.NewReaderSize(f, 256*1024)
+	// The buffer reads ahead of the record that encoding/csv is at.
+	bound := &boundedReader{r: f, limit: int64(limit) + 2*importBuffer}
+	br := bufio.NewReaderSize(bound, importBuffer)
 	if b, _ := br.Peek(3); bytes.Equal(b, utf8BOM) {
 		br.Discard(3)
+		bound.mark = 3
 	}
-	r := &recordReader{path: path, f: f}
+	r := &recordReader{path: path, f: f, bound: bound, limit: limit, bom: bound.mark}
 	if o.ascii {
 		r.ascii = bufio.NewScanner(br)
-		r.ascii.Buffer(make([]byte, 64*1024), maxImportFile)
+		r.ascii.Buffer(make([]byte, 64*1024), limit+len(o.rowSep))
 		sep := o.rowSep
 		r.ascii.Split(func(data []byte, atEOF bool) (int, []byte, error) {
 			if i := bytes.Index(data, []byte(sep)); i >= 0 {
@@ -227,6 +245,11 @@ func openRecords(path string, o *importOptions) (*recordReader, error) {
 
 func (r *recordReader) close() { r.f.Close() }
 
+// tooLong is the error for record r.n+1, which is over the limit.
+func (r *recordReader) tooLong() error {
+	return tooLong(fmt.Sprintf("%s: record %d", r.path, r.n+1), r.limit)
+}
+
 // read returns the next record and the line it starts on; its fields are
 // checked to be UTF-8.
 func (r *recordReader) read() ([]string, int, error) {
@@ -234,7 +257,11 @@ func (r *recordReader) read() ([]string, int, error) {
 	line := 0
 	if r.ascii != nil {
 		if !r.ascii.Scan() {
-			if err := r.ascii.Err(); err != nil {
+			err := r.ascii.Err()
+			if err == bufio.ErrTooLong || errors.Is(err, errTooLong) {
+				return nil, 0, r.tooLong()
+			}
+			if err != nil {
 				return nil, 0, fmt.Errorf("reading %s: %v", r.path, err)
 			}
 			return nil, 0, io.EOF
@@ -248,6 +275,9 @@ func (r *recordReader) read() ([]string, int, error) {
 			return nil, 0, io.EOF
 		}
 		var pe *csv.ParseError
+		if errors.Is(err, errTooLong) {
+			return nil, 0, r.tooLong()
+		}
 		if errors.As(err, &pe) {
 			return nil, 0, fmt.Errorf("%s:%d: malformed CSV: %v (quote a field that holds a quote, and double the quotes inside)", r.path, pe.Line, pe.Err)
 		}
@@ -256,6 +286,13 @@ func (r *recordReader) read() ([]string, int, error) {
 		}
 		r.n++
 		line, _ = r.csv.FieldPos(0)
+		end := r.csv.InputOffset()
+		if end-r.start > int64(r.limit)+1 { // +1: the record's newline
+			r.n--
+			return nil, 0, r.tooLong()
+		}
+		r.start = end
+		r.bound.mark = r.bom + end
 	}
 	for i, v := range rec {
 		if !utf8.ValidString(v) {
@@ -272,6 +309,9 @@ func (r *recordReader) read() ([]string, int, error) {
 func (s *Shell) importFile(ctx context.Context, path, table string, o *importOptions) error {
 	existing, err := s.tableColumns(ctx, o.schema, table)
 	if err != nil {
+		return err
+	}
+	if err := checkFileLines(path, s.lengthLimit()); err != nil {
 		return err
 	}
 	scan, err := s.scanRecords(ctx, path, o, len(existing))
@@ -294,6 +334,29 @@ func (s *Shell) importFile(ctx context.Context, path, table string, o *importOpt
 	})
 }
 
+// checkFileLines fails on a line over the limit in a file large enough to
+// hold one, before encoding/csv, which holds a line whole and grows its
+// buffer in steps that leave garbage of several times the line, meets it.
+// (A record of many lines, the csv reader's bound stops.)
+func checkFileLines(path string, limit int) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("cannot read %q: %v", path, unwrapPath(err))
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || fi.Size() <= int64(limit) {
+		return nil
+	}
+	line, err := checkLines(f, limit)
+	if err == errTooLong {
+		return tooLong(fmt.Sprintf("%s: line %d", path, line), limit)
+	}
+	if err != nil {
+		return fmt.Errorf("reading %s: %v", path, err)
+	}
+	return nil
+}
+
 // recordScan is what the first pass learns.
 type recordScan struct {
 	header     []string // the first record, for a new table
@@ -306,7 +369,7 @@ type recordScan struct {
 // scanRecords is the first pass: ncols is the column count of an existing
 // table, 0 when the first record names the columns of a new one.
 func (s *Shell) scanRecords(ctx context.Context, path string, o *importOptions, ncols int) (*recordScan, error) {
-	r, err := openRecords(path, o)
+	r, err := openRecords(path, o, s.lengthLimit())
 	if err != nil {
 		return nil, err
 	}
@@ -481,7 +544,7 @@ func (s *Shell) insertRecords(ctx context.Context, path string, o *importOptions
 		return err
 	}
 	defer ins.close()
-	r, err := openRecords(path, o)
+	r, err := openRecords(path, o, s.lengthLimit())
 	if err != nil {
 		return err
 	}
@@ -655,6 +718,7 @@ func (s *Shell) importDir(ctx context.Context, dir, schema, table string) error 
 		return err
 	}
 	defer stmt.Close()
+	limit := min(maxImportFile, s.lengthLimit())
 	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == dir {
@@ -675,13 +739,13 @@ func (s *Shell) importDir(ctx context.Context, dir, schema, table string) error 
 		if d.IsDir() {
 			return nil
 		}
-		return s.importTextFile(ctx, stmt, dir, p)
+		return s.importTextFile(ctx, stmt, dir, p, limit)
 	})
 }
 
 // importTextFile inserts one file, or warns and skips it when it is not
 // text or its name is not UTF-8.
-func (s *Shell) importTextFile(ctx context.Context, stmt *sql.Stmt, dir, p string) error {
+func (s *Shell) importTextFile(ctx context.Context, stmt *sql.Stmt, dir, p string, limit int) error {
 	fi, err := os.Stat(p) // follows symlinks to files
 	switch {
 	case err != nil:
@@ -690,11 +754,15 @@ func (s *Shell) importTextFile(ctx context.Context, stmt *sql.Stmt, dir, p strin
 	case !fi.Mode().IsRegular():
 		s.warn("skipped %s: not a regular file", p)
 		return nil
-	case fi.Size() > maxImportFile:
-		s.warn("skipped %s: %d bytes, more than the %d a text file may have", p, fi.Size(), maxImportFile)
+	case fi.Size() > int64(limit):
+		s.warn("skipped %s: %d bytes, more than the %d a text file may have", p, fi.Size(), limit)
 		return nil
 	}
-	data, err := os.ReadFile(p)
+	data, err := readFileLimited(p, limit)
+	if err == errTooLong {
+		s.warn("skipped %s: more than the %d bytes a text file may have", p, limit)
+		return nil
+	}
 	if err != nil {
 		s.warn("skipped %s: %v", p, unwrapPath(err))
 		return nil

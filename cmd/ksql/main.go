@@ -237,8 +237,9 @@ func run(args []string, sio stdio) int {
 // runStartup runs -init FILE, or else ~/.ksqlrc when it exists. sqlite3's
 // ~/.sqliterc is not read: it may hold what only sqlite3 understands.
 func (s *Shell) runStartup(o *options, interactive bool) error {
-	path := o.init
+	path, via := o.init, "-init"
 	if path == "" {
+		via = "~/.ksqlrc"
 		home := s.getenv("HOME")
 		if home == "" {
 			return nil
@@ -251,7 +252,7 @@ func (s *Shell) runStartup(o *options, interactive bool) error {
 	if interactive {
 		fmt.Fprintf(s.stderr, "-- Loading resources from %s\n", path)
 	}
-	err := s.processFile(path)
+	err := s.processFile(path, via)
 	if err != nil && err != errQuit && err != errBail && err != errStopped {
 		return s.fail(&source{}, 0, err)
 	}

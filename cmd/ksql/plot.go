@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"image/color"
 	"math"
@@ -27,7 +28,13 @@ const (
 	pixelsPerInch   = 96  // of PNG output; --size is in these pixels
 	defaultWidthPx  = 900 // default --size
 	defaultHeightPx = 640
+	maxNameRunes    = 40 // of a legend entry, a point's label or the colour column's name
+	maxAxisRunes    = 80 // of an axis label
 )
+
+// plotRowLimit bounds the rows .plot collects: a scatter of more points is
+// a blot, and an endless query would otherwise hold memory until killed.
+var plotRowLimit = 5_000_000
 
 var plotFormats = []string{".png", ".svg", ".pdf"}
 
@@ -53,7 +60,10 @@ func cmdPlot(s *Shell, _ *source, _ []string, rest string) error {
 	defer end()
 	spin := s.startSpinner()
 	defer spin.stop()
-	cols, rows, err := s.collect(ctx, query)
+	cols, rows, err := s.collect(ctx, query, plotRowLimit)
+	if errors.Is(err, errTooManyRows) {
+		return fmt.Errorf(".plot: the query returns more than %d rows, more than .plot draws; add a LIMIT or sample the rows", plotRowLimit)
+	}
 	if err != nil {
 		return fmt.Errorf(".plot: %s", err)
 	}

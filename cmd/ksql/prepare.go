@@ -4,11 +4,9 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
-	"reflect"
 	"strings"
 
 	"github.com/ksql/ksql/ext/catalog"
-	"modernc.org/libc"
 	sqlite "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -67,16 +65,11 @@ func (s *Shell) prepare(text string) ([]column, error) {
 // from the connection's fields; TestErrorContext fails if they move, and
 // then errors simply lose their excerpt.
 func errorOffset(raw any) int {
-	v := reflect.ValueOf(raw)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+	tls, db, ok := sqliteHandle(raw)
+	if !ok {
 		return -1
 	}
-	db, tls := v.Elem().FieldByName("db"), v.Elem().FieldByName("tls")
-	if !db.IsValid() || db.Kind() != reflect.Uintptr || !tls.IsValid() ||
-		tls.Type() != reflect.TypeOf((*libc.TLS)(nil)) || tls.IsNil() {
-		return -1
-	}
-	return int(sqlite3.Xsqlite3_error_offset((*libc.TLS)(tls.UnsafePointer()), uintptr(db.Uint())))
+	return int(sqlite3.Xsqlite3_error_offset(tls, db))
 }
 
 // vectorFunctions return float32 vector BLOBs: ksql's and sqlite-vec's.

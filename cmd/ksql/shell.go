@@ -76,6 +76,8 @@ type source struct {
 	interactive bool
 	// stopOnError: the SQL arguments after FILE stop at the first failure.
 	stopOnError bool
+	// via is what reads a file, for errors: ".read", "-init", "~/.ksqlrc".
+	via string
 }
 
 // where names a line of the source for error messages: "" for the
@@ -289,33 +291,48 @@ func (s *Shell) isStopped() bool {
 }
 
 // processReader runs every line of r (a script, stdin or a .read file).
+// A line or statement longer than SQLite takes stops the reading: what
+// follows it would be read out of context.
 func (s *Shell) processReader(r io.Reader, src *source) error {
 	b := &lineBuffer{src: src}
-	br := bufio.NewReaderSize(r, 64*1024)
+	limit := s.lengthLimit()
+	lr := newLineReader(r, limit)
 	for {
-		line, rerr := br.ReadString('\n')
-		if rerr != nil && rerr != io.EOF {
-			return s.fail(src, src.line, fmt.Errorf("reading %s: %w", src.name, rerr))
-		}
-		if line == "" && rerr == io.EOF {
+		line, rerr := lr.next()
+		if rerr == io.EOF {
 			break
 		}
+		if rerr == errTooLong {
+			return s.fail(src, src.line+1, src.tooLong("the line", limit))
+		}
+		if rerr != nil {
+			return s.fail(src, src.line, fmt.Errorf("reading %s: %w", src.name, rerr))
+		}
 		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		if b.pending() && b.text.Len()+len(line)+1 > limit {
+			return s.fail(src, b.start, src.tooLong(fmt.Sprintf("the statement from line %d", b.start), limit))
+		}
 		if _, err := s.feed(b, line); err != nil {
 			return err
 		}
 		if s.isStopped() {
 			return errStopped
 		}
-		if rerr == io.EOF {
-			break
-		}
 	}
 	return s.flushPending(b)
 }
 
-// processFile runs a script file (.read, -init, ~/.ksqlrc).
-func (s *Shell) processFile(path string) error {
+// tooLong is the error for a line or statement of src over the limit.
+func (src *source) tooLong(what string, limit int) error {
+	via := src.via
+	if via == "" {
+		via = "reading " + src.name
+	}
+	return fmt.Errorf("%s: %v; the rest of %s is not read", via, tooLong(what, limit), src.name)
+}
+
+// processFile runs a script file for via: .read, -init or ~/.ksqlrc.
+func (s *Shell) processFile(path, via string) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("cannot open %q: %v", path, unwrapPath(err))
@@ -326,7 +343,7 @@ func (s *Shell) processFile(path string) error {
 	}
 	s.readDepth++
 	defer func() { s.readDepth-- }()
-	return s.processReader(f, &source{name: path, dir: filepath.Dir(path)})
+	return s.processReader(f, &source{name: path, dir: filepath.Dir(path), via: via})
 }
 
 // processText runs one command-line argument (SQL or a dot-command);
