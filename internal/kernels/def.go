@@ -74,6 +74,9 @@ type Param struct {
 	LoOpen, HiOpen bool
 	// Choices are the names an Ident parameter allows (none: any name).
 	Choices []string
+	// Values, when set, are the only numbers a Real parameter allows
+	// (matern's nu=0.5|1.5|2.5), each within Lo..Hi.
+	Values []float64
 }
 
 // RangeError is a parameter value outside its range, with the fields
@@ -98,6 +101,7 @@ func (p *Param) Check(v float64) error {
 		ok = ok && v == math.Trunc(v)
 	}
 	ok = ok && (v > p.Lo || !p.LoOpen && v == p.Lo) && (v < p.Hi || !p.HiOpen && v == p.Hi)
+	ok = ok && (len(p.Values) == 0 || slices.Contains(p.Values, v))
 	if !ok {
 		return &RangeError{Param: p, Value: v}
 	}
@@ -106,13 +110,21 @@ func (p *Param) Check(v float64) error {
 
 // Range describes p's allowed values as the spec language's errors do:
 // "a whole number from 1 to 1000", "a positive finite number",
-// "a finite number ≥ 0", "in (0, 1]".
+// "a finite number ≥ 0", "a finite number", "in (0, 1]", "0.5, 1.5 or 2.5".
 func (p *Param) Range() string {
 	switch {
 	case p.Kind == Ident && len(p.Choices) > 0:
 		return strings.Join(p.Choices, " or ")
 	case p.Kind == Ident:
 		return "a name"
+	case len(p.Values) > 0:
+		vals := make([]string, len(p.Values))
+		for i, v := range p.Values {
+			vals[i] = fmt.Sprint(v)
+		}
+		return strings.Join(vals[:len(vals)-1], ", ") + " or " + vals[len(vals)-1]
+	case math.IsInf(p.Lo, -1) && math.IsInf(p.Hi, 1):
+		return "a finite number"
 	case p.Kind == Int:
 		return fmt.Sprintf("a whole number from %d to %d", int64(p.Lo), int64(p.Hi))
 	case math.IsInf(p.Hi, 1) && p.Lo == 0 && p.LoOpen:
@@ -247,6 +259,11 @@ func (d *Def) validate() error {
 		if p.Kind != Ident && !(p.Lo <= p.Hi) {
 			return fmt.Errorf("kernel %s: parameter %s has an empty range", d.Name, p.Name)
 		}
+		for _, v := range p.Values {
+			if p.Kind != Real || !(v >= p.Lo && v <= p.Hi) {
+				return fmt.Errorf("kernel %s: parameter %s allows a value outside its range", d.Name, p.Name)
+			}
+		}
 		if p.Kind == Ident && p.Required == (p.DefaultName != "") {
 			return fmt.Errorf("kernel %s: name parameter %s needs a default exactly when optional", d.Name, p.Name)
 		}
@@ -379,6 +396,6 @@ func Help() string {
 }
 
 const operatorHelp = `  combine   normalize(K)                K(a,b) / sqrt(K(a,a) K(b,b))
-            gauss(sigma=1, over=K)      a Gaussian in K's feature space
+            gauss(sigma=1, over=K)      a Gaussian in K's feature space (also rq, matern)
             0.5*K1 + K2,  K1 * K2       sums, positive scalings and products
 `
