@@ -18,7 +18,7 @@ var maternDef = Def{
 		sigmaParam,
 		{Name: "nu", Kind: Real, Default: 1.5, Lo: 0.5, Hi: 2.5, Values: []float64{0.5, 1.5, 2.5}},
 	},
-	Over:     true,
+	Over: true,
 	Examples: []Example{
 		{"matern(sigma=1, nu=1.5)", "(1 + t) exp(-t), t = sqrt(3) |x-z| / sigma"},
 		{"matern(sigma=1, nu=0.5)", "exp(-|x-z| / sigma); also nu=2.5"},
