@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -338,6 +339,177 @@ func TestKFDAIrisAgainstScipy(t *testing.T) {
 				}
 				near("new f1", f1, ref.Cases[0].Test[k][0])
 				near("new f2", f2, ref.Cases[0].Test[k][1])
+			}
+		})
+	}
+}
+
+// noisyClasses is a deterministic stand-in for scikit-learn's
+// make_classification(n, features, flip_y=flip): two classes whose means
+// differ by 1.5 in the first half of the features, standard normal noise,
+// and a fraction flip of the labels replaced by a fair coin, so that many
+// rows become support vectors.
+func noisyClasses(n, features int, flip float64, seed uint64) ([][]float64, []any) {
+	r := rand.New(rand.NewPCG(seed, 1))
+	X, y := make([][]float64, n), make([]any, n)
+	for i := range X {
+		c := int64(i % 2)
+		X[i] = make([]float64, features)
+		for j := range X[i] {
+			X[i][j] = r.NormFloat64()
+			if j < features/2 {
+				X[i][j] += 1.5 * float64(c)
+			}
+		}
+		if r.Float64() < flip {
+			c = int64(r.IntN(2))
+		}
+		y[i] = c
+	}
+	return X, y
+}
+
+// TestSVMLargeKeepsFit: an svm whose stored rows' kernel values against
+// its support vectors (n·support vectors) exceed max_gram_bytes is still
+// stored at CREATE (its _fit shadow table has rows) and answers every row,
+// the same as with a max_gram_bytes that holds the whole Gram matrix.
+func TestSVMLargeKeepsFit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two 6,000-row svm fits per driver")
+	}
+	X, y := noisyClasses(6000, 8, 0.3, 7)
+	const using = "svm(table=src, id=id, column=v, label=y, kernel='gauss(sigma=2)', C=1)"
+	for _, drv := range drivers {
+		t.Run(driverLabel(drv), func(t *testing.T) {
+			db := OpenDB(t, drv)
+			loadLabelled(t, db, "src", "y INTEGER", X, y, false)
+			scan := func(name string, maxBytes int64) ([][]any, int64) {
+				mustExec(t, db, fmt.Sprintf("SELECT ksql_config('max_gram_bytes', %d)", maxBytes))
+				mustExec(t, db, "CREATE VIRTUAL TABLE "+name+" USING "+using)
+				var parts int64
+				if err := db.QueryRow("SELECT count(*) FROM " + name + "_fit").Scan(&parts); err != nil {
+					t.Fatal(err)
+				}
+				got, err := queryRows(db, "SELECT id, prediction, decision FROM "+name+" ORDER BY id")
+				if err != nil || len(got) != len(X) {
+					t.Fatalf("%s: %d rows, %v", name, len(got), err)
+				}
+				return got, parts
+			}
+			small, parts := scan("s_small", 64<<20)
+			if parts == 0 {
+				t.Fatal("the fit within max_gram_bytes = 64 MiB was not stored")
+			}
+			var nsv int
+			if err := db.QueryRow("SELECT value FROM ksql_model('s_small') WHERE name = 'support_vectors'").Scan(&nsv); err != nil {
+				t.Fatal(err)
+			}
+			if need := int64(len(X)) * int64(nsv) * 8; need <= 64<<20 {
+				t.Fatalf("%d support vectors: the stored rows' kernel values (%d bytes) fit max_gram_bytes; the test needs more", nsv, need)
+			}
+			large, _ := scan("s_large", 1<<30)
+			for i := range small {
+				if small[i][1] != large[i][1] {
+					t.Fatalf("row %d: prediction %v within 64 MiB, %v within 1 GiB", i, small[i][1], large[i][1])
+				}
+				if d := math.Abs(small[i][2].(float64) - large[i][2].(float64)); d > 1e-6 {
+					t.Fatalf("row %d: decision %v within 64 MiB, %v within 1 GiB", i, small[i][2], large[i][2])
+				}
+			}
+		})
+	}
+}
+
+// TestSVMManyClassesAgainstScikitLearn: 70 classes (2,415 one-vs-one
+// pairs, more than a vote's small fixed buffer) predict every training
+// row and 200 new points as scikit-learn's SVC does, with its support
+// vectors per class and its intercepts; with two classes the intercept
+// has decision's sign, as scikit-learn's intercept_ and decision_function
+// (testdata/make_svm_trust.py).
+func TestSVMManyClassesAgainstScikitLearn(t *testing.T) {
+	b, err := os.ReadFile("testdata/ref_svm_trust.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref struct {
+		Sigma, C, Tol float64
+		X             [][]float64
+		NewX          [][]float64 `json:"new_x"`
+		Y, Predict    []int64
+		NewPredict    []int64 `json:"new_predict"`
+		Intercept     []float64
+		NSupport      []int     `json:"n_support"`
+		TwoIntercept  float64   `json:"two_intercept"`
+		TwoDecision   []float64 `json:"two_decision"`
+	}
+	if err := json.Unmarshal(b, &ref); err != nil {
+		t.Fatal(err)
+	}
+	y := make([]any, len(ref.Y))
+	for i, c := range ref.Y {
+		y[i] = c
+	}
+	const k = 70
+	for _, drv := range drivers {
+		t.Run(driverLabel(drv), func(t *testing.T) {
+			db := OpenDB(t, drv)
+			loadLabelled(t, db, "src", "y INTEGER", ref.X, y, false)
+			mustExec(t, db, fmt.Sprintf(`CREATE VIRTUAL TABLE s USING svm(table=src, id=id, column=v, label=y,
+				kernel='gauss(sigma=%v)', C=%v, tol=%v)`, ref.Sigma, ref.C, ref.Tol))
+			got, err := queryRows(db, "SELECT prediction FROM s ORDER BY id")
+			if err != nil || len(got) != len(ref.Predict) {
+				t.Fatalf("%d rows, %v", len(got), err)
+			}
+			for i, r := range got {
+				if r[0] != ref.Predict[i] {
+					t.Fatalf("row %d: prediction %v, scikit-learn %d", i, r[0], ref.Predict[i])
+				}
+			}
+			for i, x := range ref.NewX {
+				var p int64
+				if err := db.QueryRow("SELECT prediction FROM s(?)", jsonVec(x)).Scan(&p); err != nil {
+					t.Fatal(err)
+				}
+				if p != ref.NewPredict[i] {
+					t.Fatalf("new point %v: prediction %d, scikit-learn %d", x, p, ref.NewPredict[i])
+				}
+			}
+			figure := func(table, name string) float64 {
+				t.Helper()
+				var v float64
+				if err := db.QueryRow("SELECT value FROM ksql_model(?) WHERE name = ?", table, name).Scan(&v); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				return v
+			}
+			for c := 0; c < k; c++ {
+				if n := figure("s", fmt.Sprintf("support_vectors[%d]", c)); int(n) != ref.NSupport[c] {
+					t.Fatalf("class %d: %v support vectors, scikit-learn %d", c, n, ref.NSupport[c])
+				}
+			}
+			q := 0
+			for a := 0; a < k; a++ {
+				for b := a + 1; b < k; b++ {
+					if v := figure("s", fmt.Sprintf("intercept[%d vs %d]", a, b)); math.Abs(v-ref.Intercept[q]) > 1e-4 {
+						t.Fatalf("intercept[%d vs %d] = %v, scikit-learn %v", a, b, v, ref.Intercept[q])
+					}
+					q++
+				}
+			}
+
+			mustExec(t, db, fmt.Sprintf(`CREATE VIRTUAL TABLE s2 USING svm(query='SELECT id, v, y FROM src WHERE y < 2',
+				kernel='gauss(sigma=%v)', C=%v, tol=%v)`, ref.Sigma, ref.C, ref.Tol))
+			if v := figure("s2", "intercept[0 vs 1]"); math.Abs(v-ref.TwoIntercept) > 1e-4 {
+				t.Fatalf("two classes: intercept %v, scikit-learn %v", v, ref.TwoIntercept)
+			}
+			got, err = queryRows(db, "SELECT decision FROM s2 ORDER BY id")
+			if err != nil || len(got) != len(ref.TwoDecision) {
+				t.Fatalf("two classes: %d rows, %v", len(got), err)
+			}
+			for i, r := range got {
+				if d := r[0].(float64); math.Abs(d-ref.TwoDecision[i]) > 1e-4 {
+					t.Fatalf("two classes, row %d: decision %v, scikit-learn %v", i, d, ref.TwoDecision[i])
+				}
 			}
 		})
 	}

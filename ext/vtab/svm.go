@@ -89,6 +89,9 @@ func (m *svmModel) fit(f *fitting) (fitted, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := answersTooBig(len(y), len(classes), f.maxBytes()); err != nil {
+		return nil, err
+	}
 	kern, release, err := svmKernel(f)
 	if err != nil {
 		return nil, err
@@ -119,20 +122,73 @@ func (m *svmModel) fit(f *fitting) (fitted, error) {
 	return fit, nil
 }
 
+// answersTooBig is the error of a fit whose stored answers (each row's
+// decision value of every pair) would pass max_gram_bytes, checked before
+// fitting: everything else a fit keeps is bounded by max_gram_bytes,
+// max_svm_cache_bytes or O(classes·rows).
+func answersTooBig(n, classes int, max int64) error {
+	pairs := int64(classes) * int64(classes-1) / 2
+	if need := int64(n) * pairs * 8; need > max {
+		return fmt.Errorf("the %d stored rows' decision values for %d classes (%d pairs each) need %s, more than max_gram_bytes = %d; "+
+			"raise it with SELECT ksql_config('max_gram_bytes', N), or merge classes", n, classes, pairs, sizeText(need), max)
+	}
+	return nil
+}
+
+// answerBlockBytes bounds the kernel values that the stored rows' answers
+// are computed from at a time (a block of rows against every support
+// vector; max_gram_bytes when lower): large enough that a block keeps
+// every core busy, small enough to stay in memory whatever n is.
+const answerBlockBytes = 64 << 20
+
 // trainingAnswers predicts every stored object once, at fit time, so a
-// scan reads them instead of evaluating kernels per row.
+// scan reads them instead of evaluating kernels per row. It works block
+// by block, so its memory is O(block·support vectors), not O(n·support
+// vectors): any fit that succeeds answers.
 func (fit *svmFit) trainingAnswers(f *fitting) error {
 	n, ns, np := len(f.objs()), len(fit.basis), fit.model.NumPairs()
-	if need := int64(n) * int64(ns) * 8; need > f.maxBytes() {
-		return fmt.Errorf("predicting the %d stored rows against %d support vectors needs %s, more than max_gram_bytes = %d; "+
-			"raise it with SELECT ksql_config('max_gram_bytes', N)", n, ns, sizeText(need), f.maxBytes())
+	rows := n
+	if ns > 0 {
+		rows = max(1, min(n, int(min(answerBlockBytes, f.maxBytes())/int64(8*ns))))
 	}
-	kv, err := f.cross(fit.basis, fit.model.Support)
+	block, err := f.crossBlocks(fit.basis, fit.model.Support)
 	if err != nil {
 		return err
 	}
+	kv := make([]float64, rows*ns)
 	fit.pred, fit.dec = make([]int, n), make([]float64, n*np)
-	return fit.model.PredictBatch(kv, fit.dec, fit.pred)
+	for lo := 0; lo < n; lo += rows {
+		hi := min(lo+rows, n)
+		kb := kv[:(hi-lo)*ns]
+		if err := block(lo, hi, kb); err != nil {
+			return err
+		}
+		if i := firstNonFinite(kb); i >= 0 {
+			return svmError(f, &svm.KernelValueError{Row: lo + i/ns, Col: fit.model.Support[i%ns], Value: kb[i]})
+		}
+		dec := fit.dec[lo*np : hi*np]
+		if err := fit.model.PredictBatch(kb, dec, fit.pred[lo:hi]); err != nil {
+			return err
+		}
+		if i := firstNonFinite(dec); i >= 0 {
+			return fitFailure{fmt.Errorf("the decision value of row id %s is %v; svm needs finite values (%s)",
+				idText(f.snap.ids[f.snap.rows[lo+i/np]]), dec[i], finiteHint)}
+		}
+		if err := f.err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// firstNonFinite returns the index of the first NaN or ±Inf in v, or −1.
+func firstNonFinite(v []float64) int {
+	for i, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return i
+		}
+	}
+	return -1
 }
 
 // crossValidate predicts each object with the model fitted without its
@@ -142,8 +198,8 @@ func (m *svmModel) crossValidate(f *fitting, kern svm.Kernel, y []int, classes [
 	if err != nil {
 		var fe *cv.FoldsError
 		if errors.As(err, &fe) && fe.Class >= 0 {
-			err = fmt.Errorf("folds=%d but class %v has %d rows; each class needs at least as many rows as folds",
-				m.folds, classes[fe.Class], fe.ClassRows)
+			err = fmt.Errorf("folds=%d but class %s has %d rows; each class needs at least as many rows as folds",
+				m.folds, idText(classes[fe.Class]), fe.ClassRows)
 		} else if errors.As(err, &fe) {
 			err = fmt.Errorf("folds=%d but the source has %d labelled objects; allowed 2 ≤ folds ≤ objects", m.folds, fe.Rows)
 		}
@@ -270,6 +326,9 @@ func (fit *svmFit) stored(o int, dst []any) {
 	}
 }
 
+// predict refuses a new object whose decision values are not finite (its
+// kernel values are checked by z.kernels), as the fit refuses such
+// training rows: a vote on NaN or ±Inf would name a class nothing chose.
 func (fit *svmFit) predict(z *newObject, dst []any) error {
 	kz, err := z.kernels(fit.basis)
 	if err != nil {
@@ -280,9 +339,24 @@ func (fit *svmFit) predict(z *newObject, dst []any) error {
 	if err != nil {
 		return err
 	}
+	if i := firstNonFinite(dec); i >= 0 {
+		return fmt.Errorf("input: its decision value is %v; a prediction needs finite values (%s)", dec[i], finiteHint)
+	}
 	fit.answer(c, dec, dst)
 	return nil
 }
+
+// warningText words a warning of the solver, its classes as SQL literals.
+func (fit *svmFit) warningText(w svm.Warning) string {
+	if w.A < 0 {
+		return fmt.Sprintf("%v (count %d, value %g)", w.Kind, w.Count, w.Value)
+	}
+	return fmt.Sprintf("%v (classes %s vs %s, count %d, value %g)", w.Kind, idText(fit.classes[w.A]), idText(fit.classes[w.B]), w.Count, w.Value)
+}
+
+// finiteHint says what to do about a kernel or decision value that is not
+// finite.
+const finiteHint = "bring the vectors to a smaller scale, or use a bounded kernel such as normalize(...) or gauss(...)"
 
 // answer fills prediction and decision; decision is NULL with more than
 // two classes, where one number cannot say which class won.
@@ -298,12 +372,15 @@ func (fit *svmFit) report() [][2]any {
 	m := fit.model
 	out := [][2]any{{"classes", int64(m.Classes)}, {"support_vectors", int64(len(m.Support))}}
 	for c, ns := range m.NSupport {
-		out = append(out, [2]any{fmt.Sprintf("support_vectors[%v]", fit.classes[c]), int64(ns)})
+		out = append(out, [2]any{"support_vectors[" + idText(fit.classes[c]) + "]", int64(ns)})
 	}
 	out = append(out, [2]any{"iterations", int64(m.Iterations())})
-	for _, p := range m.Pairs {
-		key := fmt.Sprintf("[%v vs %v]", fit.classes[p.A], fit.classes[p.B])
-		out = append(out, [2]any{"dual_objective" + key, -p.Objective}, [2]any{"intercept" + key, -p.Rho})
+	// The intercept is the one decision adds (scikit-learn's intercept_):
+	// with two classes positive for the second class, with more for the
+	// first of the pair.
+	for q, p := range m.Pairs {
+		key := "[" + idText(fit.classes[p.A]) + " vs " + idText(fit.classes[p.B]) + "]"
+		out = append(out, [2]any{"dual_objective" + key, -p.Objective}, [2]any{"intercept" + key, m.Intercept[q]})
 	}
 	correct := 0
 	for o, c := range fit.pred {
@@ -322,8 +399,7 @@ func (fit *svmFit) report() [][2]any {
 		out = append(out, [2]any{"cv_accuracy", float64(right) / float64(len(fit.cvPred))})
 	}
 	for _, w := range m.Warnings {
-		out = append(out, [2]any{"warning", fmt.Sprintf("%v (classes %v vs %v, count %d, value %g)",
-			w.Kind, fit.classes[w.A], fit.classes[w.B], w.Count, w.Value)})
+		out = append(out, [2]any{"warning", fit.warningText(w)})
 	}
 	return out
 }

@@ -259,25 +259,17 @@ func (m *Model) Decision(kv, dec []float64) error {
 	if len(dec) != m.NumPairs() {
 		return &LengthError{Name: "dec", Got: len(dec), Want: m.NumPairs()}
 	}
-	m.decision(kv, dec)
+	var small [64]int
+	m.decision(kv, dec, m.classStarts(small[:0]))
 	return nil
 }
 
-func (m *Model) decision(kv, dec []float64) {
+// decision is Decision with start = classStarts.
+func (m *Model) decision(kv, dec []float64, start []int) {
 	k := m.Classes
 	if k == 2 {
 		dec[0] = dot(m.DualCoef[0], kv) + m.Intercept[0]
 		return
-	}
-	var small [64]int
-	start := small[:0]
-	if k > len(small) {
-		start = make([]int, 0, k)
-	}
-	s := 0
-	for _, c := range m.NSupport {
-		start = append(start, s)
-		s += c
 	}
 	q := 0
 	for a := 0; a < k; a++ {
@@ -288,6 +280,17 @@ func (m *Model) decision(kv, dec []float64) {
 			q++
 		}
 	}
+}
+
+// classStarts returns where each class's support vectors start in
+// Support, appended to buf[:0] (which needs no capacity).
+func (m *Model) classStarts(buf []int) []int {
+	start, s := buf[:0], 0
+	for _, c := range m.NSupport {
+		start = append(start, s)
+		s += c
+	}
+	return start
 }
 
 // dot is Σ x_i·y_i, with four partial sums: the products are independent,
@@ -311,6 +314,15 @@ func dot(x, y []float64) float64 {
 // Vote returns the class that the pairs' decision values dec vote for,
 // as libsvm: the lowest class among those with the most votes.
 func (m *Model) Vote(dec []float64) int {
+	var small [64]int
+	if m.Classes <= len(small) {
+		return m.vote(dec, small[:m.Classes])
+	}
+	return m.vote(dec, make([]int, m.Classes))
+}
+
+// vote is Vote counting in votes (len Classes), which it clears first.
+func (m *Model) vote(dec []float64, votes []int) int {
 	k := m.Classes
 	if k == 2 {
 		if dec[0] < 0 { // libsvm's value is −dec: > 0 votes for class 0
@@ -318,11 +330,7 @@ func (m *Model) Vote(dec []float64) int {
 		}
 		return 1
 	}
-	var small [64]int
-	votes := small[:k:k]
-	if k > len(small) {
-		votes = make([]int, k)
-	}
+	clear(votes)
 	q := 0
 	for a := 0; a < k; a++ {
 		for b := a + 1; b < k; b++ {
@@ -366,10 +374,11 @@ func (m *Model) PredictBatch(kv, dec []float64, classes []int) error {
 	if len(dec) != n*np {
 		return &LengthError{Name: "dec", Got: len(dec), Want: n * np}
 	}
+	votes, start := make([]int, m.Classes), m.classStarts(nil)
 	for r := range classes {
 		d := dec[r*np : (r+1)*np]
-		m.decision(kv[r*ns:(r+1)*ns], d)
-		classes[r] = m.Vote(d)
+		m.decision(kv[r*ns:(r+1)*ns], d, start)
+		classes[r] = m.vote(d, votes)
 	}
 	return nil
 }
