@@ -57,3 +57,30 @@ func BenchmarkCholesky(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEigenValues times the polled reduction and QL/QR iteration
+// against gonum's Dsyev without vectors (mat.EigenSym), which
+// kernel_spectrum called before.
+func BenchmarkEigenValues(b *testing.B) {
+	for _, n := range []int{500, 2000} {
+		A := gramLike(n)
+		work := make([]float64, len(A))
+		b.Run(fmt.Sprintf("polled/n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				copy(work, A)
+				if _, err := EigenValues(work, n, n, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("gonum/n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				copy(work, A)
+				var eig mat.EigenSym
+				if !eig.Factorize(mat.NewSymDense(n, work), false) {
+					b.Fatal("no convergence")
+				}
+			}
+		})
+	}
+}

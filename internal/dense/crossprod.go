@@ -19,8 +19,9 @@ const crossRows = 256
 
 // CrossProduct adds CᵀC for the n×m row-major C to the upper triangle of
 // G (m×m row-major; the strict lower triangle gets partial sums to
-// ignore). poll (nil: none) is called between blocks of rows; its error
-// stops the product.
+// ignore). poll (nil: none) is called for every row of tiles (4 columns
+// of C against all the others, a few milliseconds); its error stops the
+// product.
 func CrossProduct(C []float64, n, m int, G []float64, poll func() error) error {
 	return new(CrossWork).Product(C, n, m, G, poll)
 }
@@ -47,6 +48,11 @@ func (w *CrossWork) Product(C []float64, n, m int, G []float64, poll func() erro
 		packPanels(C[lo*m:], k, m, 4, a)
 		packPanels(C[lo*m:], k, m, 8, b)
 		err := par.For("dense.CrossProduct", pm, 0, 1, func(_, pb int) error {
+			if poll != nil { // a block of rows is seconds of work when m is in the thousands
+				if err := poll(); err != nil {
+					return err
+				}
+			}
 			var tile [32]float64
 			ap := a[pb*crossRows*4:]
 			for qb := pb / 2; qb < qm; qb++ { // tiles that reach the upper triangle
