@@ -113,7 +113,7 @@ func (c *spectrumCursor) filter(idxStr string, vals []any) error {
 	if err != nil {
 		return err
 	}
-	c.s, err = kpca.SpectrumOf(K, n)
+	c.s, err = kpca.SpectrumOf(K, n, c.t.hc.Err)
 	return err
 }
 

@@ -4,14 +4,12 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"time"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack"
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/ksql/ksql/internal/dense"
 	"github.com/ksql/ksql/internal/par"
 )
 
@@ -429,9 +427,11 @@ func randomOrthonormal(V []float64, j, n int, rng *splitMix64) {
 
 // denseEigen returns the top k eigenpairs of the full symmetric matrix
 // stored in a (row-major, given stride; the upper triangle is read), which
-// it overwrites with eigenvectors.
+// it overwrites with eigenvectors. After an interrupt, the last stage
+// (LAPACK's QL/QR iteration, which cannot be stopped) may still be writing
+// to a in the background (see dense.EigenSym).
 func denseEigen(a []float64, n, stride, k int, poll func() error) (*eigResult, error) {
-	w, err := syevPolled(a, n, stride, poll)
+	w, err := dense.EigenSym(a, n, stride, poll)
 	if err != nil {
 		return nil, err
 	}
@@ -443,44 +443,6 @@ func denseEigen(a []float64, n, stride, k int, poll func() error) (*eigResult, e
 		}
 	}
 	return res, nil
-}
-
-// syevPolled runs LAPACK's Dsyev on a, returning the eigenvalues in
-// ascending order and leaving the eigenvectors in a's columns. LAPACK cannot
-// be stopped midway, so the factorisation runs in a goroutine (par.Go, which
-// returns its panic as an error) that poll is checked against every 20 ms;
-// after an interrupt it finishes in the background, still writing to a, and
-// its result is dropped.
-func syevPolled(a []float64, n, stride int, poll func() error) ([]float64, error) {
-	if err := poll(); err != nil {
-		return nil, err
-	}
-	w := make([]float64, n)
-	done := par.Go("kpca: dense eigendecomposition", func() error {
-		sym := blas64.Symmetric{N: n, Stride: stride, Data: a, Uplo: blas.Upper}
-		work := []float64{0}
-		lapack64.Syev(lapack.EVCompute, sym, w, work, -1)
-		work = make([]float64, int(work[0]))
-		if !lapack64.Syev(lapack.EVCompute, sym, w, work, len(work)) {
-			return fmt.Errorf("the dense eigendecomposition of the %d×%d matrix did not converge", n, n)
-		}
-		return nil
-	})
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case err := <-done:
-			if err != nil {
-				return nil, err
-			}
-			return w, nil
-		case <-tick.C:
-			if err := poll(); err != nil {
-				return nil, err
-			}
-		}
-	}
 }
 
 // fixSigns applies the sign rule to the columns of the n×k row-major

@@ -5,7 +5,7 @@ import (
 	"math"
 	"sort"
 
-	"gonum.org/v1/gonum/mat"
+	"github.com/ksql/ksql/internal/dense"
 )
 
 // Spectrum summarises the eigenvalues of a Gram matrix: Mercer's condition
@@ -24,34 +24,47 @@ type Spectrum struct {
 }
 
 // SpectrumOf returns the spectrum of the n×n matrix K, stored by rows.
-// K must be finite.
-func SpectrumOf(K []float64, n int) (Spectrum, error) {
+// K must be finite. interrupt (nil: none) is called every few milliseconds
+// of work and its error returned: the eigenvalues of 2,000 objects take
+// seconds.
+func SpectrumOf(K []float64, n int, interrupt func() error) (Spectrum, error) {
 	var s Spectrum
 	if n == 0 {
 		return Spectrum{Symmetric: true}, nil
 	}
+	poll := noPoll
+	if interrupt != nil {
+		poll = interrupt
+	}
 	big, asym := 0.0, 0.0
-	S := mat.NewSymDense(n, nil)
+	S := make([]float64, n*n)
+	trace := 0.0
 	for i := 0; i < n; i++ {
+		if i%256 == 0 {
+			if err := poll(); err != nil {
+				return s, err
+			}
+		}
 		for j := i; j < n; j++ {
 			a, b := K[i*n+j], K[j*n+i]
 			big = math.Max(big, math.Max(math.Abs(a), math.Abs(b)))
 			asym = math.Max(asym, math.Abs(a-b))
-			S.SetSym(i, j, a/2+b/2)
+			S[i*n+j] = a/2 + b/2
 		}
+		trace += S[i*n+i]
 	}
 	s.Symmetric = asym <= 1e-12*big
-	var eig mat.EigenSym
-	if !eig.Factorize(S, false) {
-		return s, errNoConvergence
+	vals, err := dense.EigenValues(S, n, n, poll)
+	if err != nil {
+		if errors.Is(err, dense.ErrNoConvergence) {
+			return s, errNoConvergence
+		}
+		return s, err
 	}
-	s.Values = eig.Values(nil)
+	s.Values = vals
 	sort.Sort(sort.Reverse(sort.Float64Slice(s.Values)))
 	s.Min = s.Values[n-1]
-	trace, neg, abs := 0.0, 0.0, 0.0
-	for i := 0; i < n; i++ {
-		trace += S.At(i, i)
-	}
+	neg, abs := 0.0, 0.0
 	for _, v := range s.Values {
 		abs += math.Abs(v)
 		if v < 0 {

@@ -27,7 +27,7 @@ func TestSpectrumOf(t *testing.T) {
 		// 1·1ᵀ on 3 objects: rank one, eigenvalues 3, 0, 0.
 		{"rank one", []float64{1, 1, 1, 1, 1, 1, 1, 1, 1}, 3, []float64{3, 0, 0}, true, 0},
 	} {
-		s, err := SpectrumOf(tc.K, tc.n)
+		s, err := SpectrumOf(tc.K, tc.n, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
