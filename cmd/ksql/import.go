@@ -222,7 +222,8 @@ func openRecords(path string, o *importOptions, limit int) (*recordReader, error
 	r := &recordReader{path: path, f: f, bound: bound, limit: limit, bom: bound.mark}
 	if o.ascii {
 		r.ascii = bufio.NewScanner(br)
-		r.ascii.Buffer(make([]byte, 64*1024), limit+len(o.rowSep))
+		max := limit + len(o.rowSep)
+		r.ascii.Buffer(make([]byte, min(64*1024, max)), max)
 		sep := o.rowSep
 		r.ascii.Split(func(data []byte, atEOF bool) (int, []byte, error) {
 			if i := bytes.Index(data, []byte(sep)); i >= 0 {
@@ -265,6 +266,9 @@ func (r *recordReader) read() ([]string, int, error) {
 				return nil, 0, fmt.Errorf("reading %s: %v", r.path, err)
 			}
 			return nil, 0, io.EOF
+		}
+		if len(r.ascii.Bytes()) > r.limit { // the last, without a separator
+			return nil, 0, r.tooLong()
 		}
 		r.n++
 		rec, line = strings.Split(r.ascii.Text(), r.comma), r.n
@@ -311,8 +315,10 @@ func (s *Shell) importFile(ctx context.Context, path, table string, o *importOpt
 	if err != nil {
 		return err
 	}
-	if err := checkFileLines(path, s.lengthLimit()); err != nil {
-		return err
+	if !o.ascii { // (the ASCII reader's buffer has a bound of its own)
+		if err := checkFileLines(path, s.lengthLimit()); err != nil {
+			return err
+		}
 	}
 	scan, err := s.scanRecords(ctx, path, o, len(existing))
 	if err != nil {
