@@ -44,7 +44,8 @@ type LMSResult struct {
 
 // FitLMS runs epochs passes of KLMS over the n×n kernel matrix K
 // (row-major, full: both triangles read) and labels y. interrupt, when
-// not nil, is polled once per epoch and its error returned.
+// not nil, is polled every few milliseconds of work (an epoch over 10,000
+// objects is a tenth of a second) and its error returned.
 func FitLMS(K, y []float64, step float64, epochs int, mode Mode, interrupt func() error) (*LMSResult, error) {
 	n := len(y)
 	if !(step > 0) || math.IsInf(step, 0) {
@@ -62,28 +63,35 @@ func FitLMS(K, y []float64, step float64, epochs int, mode Mode, interrupt func(
 	if err := checkFinite("kernel", K); err != nil {
 		return nil, err
 	}
-	res := &LMSResult{Beta: make([]float64, n), MaxStable: 2 / maxEigen(K, n)}
+	mt := &meter{poll: pollOrNone(interrupt)}
+	lmax, err := maxEigen(K, n, mt)
+	if err != nil {
+		return nil, err
+	}
+	res := &LMSResult{Beta: make([]float64, n), MaxStable: 2 / lmax}
 	if mode == Batch && step >= res.MaxStable {
 		return nil, &DivergenceError{Step: step, MaxStable: res.MaxStable}
 	}
 	r := make([]float64, n) // residual y − Kβ
 	for e := 1; e <= epochs; e++ {
-		if interrupt != nil {
-			if err := interrupt(); err != nil {
+		if mode == Batch {
+			if err := residual(K, y, res.Beta, r, mt); err != nil {
 				return nil, err
 			}
-		}
-		if mode == Batch {
-			residual(K, y, res.Beta, r)
 			for i := range res.Beta {
 				res.Beta[i] += step * r[i]
 			}
 		} else {
 			for i := 0; i < n; i++ {
+				if err := mt.add(n); err != nil {
+					return nil, err
+				}
 				res.Beta[i] += step * (y[i] - Predict(res.Beta, K[i*n:(i+1)*n]))
 			}
 		}
-		residual(K, y, res.Beta, r)
+		if err := residual(K, y, res.Beta, r, mt); err != nil {
+			return nil, err
+		}
 		mse := 0.0
 		for _, v := range r {
 			mse += v * v
@@ -97,18 +105,38 @@ func FitLMS(K, y []float64, step float64, epochs int, mode Mode, interrupt func(
 	return res, nil
 }
 
-func residual(K, y, beta, r []float64) {
+func residual(K, y, beta, r []float64, mt *meter) error {
 	n := len(y)
 	for i := range r {
+		if err := mt.add(n); err != nil {
+			return err
+		}
 		r[i] = y[i] - Predict(beta, K[i*n:(i+1)*n])
 	}
+	return nil
+}
+
+// meter calls poll once per pollWork multiply–adds (a few milliseconds).
+type meter struct {
+	poll func() error
+	work int
+}
+
+const pollWork = 1 << 22
+
+func (m *meter) add(work int) error {
+	if m.work += work; m.work < pollWork {
+		return nil
+	}
+	m.work = 0
+	return m.poll()
 }
 
 // maxEigen estimates λ_max of the symmetric PSD matrix K by power
 // iteration from a fixed start (deterministic), to 1e-6 relative; it
 // errs high by design (Rayleigh quotient bound plus a margin) so that the
 // refused steps include every divergent one.
-func maxEigen(K []float64, n int) float64 {
+func maxEigen(K []float64, n int, mt *meter) (float64, error) {
 	v := make([]float64, n)
 	w := make([]float64, n)
 	for i := range v {
@@ -118,12 +146,15 @@ func maxEigen(K []float64, n int) float64 {
 	for it := 0; it < 1000; it++ {
 		norm := 0.0
 		for i := range w {
+			if err := mt.add(n); err != nil {
+				return 0, err
+			}
 			w[i] = Predict(v, K[i*n:(i+1)*n])
 			norm += w[i] * w[i]
 		}
 		norm = math.Sqrt(norm)
 		if norm == 0 {
-			return math.SmallestNonzeroFloat64
+			return math.SmallestNonzeroFloat64, nil
 		}
 		for i := range v {
 			v[i] = w[i] / norm
@@ -134,5 +165,5 @@ func maxEigen(K []float64, n int) float64 {
 		}
 		lambda = norm
 	}
-	return lambda * (1 + 1e-9)
+	return lambda * (1 + 1e-9), nil
 }

@@ -5,10 +5,15 @@
 package krr
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/ksql/ksql/internal/dense"
 )
 
 // ParamError is an argument out of its range.
@@ -48,10 +53,17 @@ func checkFinite(what string, v []float64) error {
 	return nil
 }
 
-// Fit solves (K + alpha·I)·c = y by Cholesky, as scikit-learn's
-// KernelRidge does (no intercept). K is n×n row-major with its upper
-// triangle read; it is overwritten.
+// Fit is FitPolled with no interrupt check.
 func Fit(K []float64, y []float64, alpha float64) ([]float64, error) {
+	return FitPolled(K, y, alpha, nil)
+}
+
+// FitPolled solves (K + alpha·I)·c = y by Cholesky, as scikit-learn's
+// KernelRidge does (no intercept). K is n×n row-major with its upper
+// triangle read; it is overwritten. interrupt (nil: none) is called every
+// few milliseconds of work and its error returned: the factorisation of
+// n = 10,000 objects is seconds.
+func FitPolled(K []float64, y []float64, alpha float64, interrupt func() error) ([]float64, error) {
 	n := len(y)
 	if !(alpha > 0) || math.IsInf(alpha, 0) {
 		return nil, &ParamError{Name: "alpha", Value: alpha}
@@ -62,26 +74,46 @@ func Fit(K []float64, y []float64, alpha float64) ([]float64, error) {
 	if err := checkFinite("label", y); err != nil {
 		return nil, err
 	}
+	poll := pollOrNone(interrupt)
 	for i := 0; i < n; i++ {
+		if i%256 == 0 {
+			if err := poll(); err != nil {
+				return nil, err
+			}
+		}
 		if err := checkFinite("kernel", K[i*n+i:(i+1)*n]); err != nil {
 			return nil, err
 		}
 		K[i*n+i] += alpha
 	}
-	return solveSPD(mat.NewSymDense(n, K), y, alpha)
+	return solveSPD(K, n, y, alpha, poll)
 }
 
-// solveSPD solves A·c = b for a symmetric positive definite A.
-func solveSPD(A *mat.SymDense, b []float64, alpha float64) ([]float64, error) {
-	var ch mat.Cholesky
-	if ok := ch.Factorize(A); !ok {
+func pollOrNone(interrupt func() error) func() error {
+	if interrupt == nil {
+		return func() error { return nil }
+	}
+	return interrupt
+}
+
+// solveSPD solves A·c = b for the symmetric positive definite n×n A
+// (row-major, upper triangle read and overwritten by its Cholesky factor).
+func solveSPD(A []float64, n int, b []float64, alpha float64, poll func() error) ([]float64, error) {
+	ok, err := dense.Cholesky(A, n, n, poll)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
 		return nil, &SingularError{Alpha: alpha}
 	}
-	c := mat.NewVecDense(len(b), nil)
-	if err := ch.SolveVecTo(c, mat.NewVecDense(len(b), append([]float64(nil), b...))); err != nil {
-		return nil, &SingularError{Alpha: alpha}
+	c := append([]float64(nil), b...)
+	if err := dense.SolveUT(A, n, n, c, 1, poll); err != nil {
+		return nil, err
 	}
-	return c.RawVector().Data, nil
+	if err := dense.SolveU(A, n, n, c, 1, poll); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // FitNystrom solves the Nyström (subset of regressors) problem with m
@@ -117,27 +149,41 @@ func FitNystrom(C []float64, landmarks []int, y []float64, alpha float64) ([]flo
 	return FitNystromW(C, W, y, alpha)
 }
 
-// FitNystromW is FitNystrom with the landmarks' m×m kernel matrix W given
-// (row-major, upper triangle read), for fits on a subset of C's rows that
-// keep the landmarks (cross-validation folds).
+// FitNystromW is FitNystromWPolled with no interrupt check.
 func FitNystromW(C, Wv []float64, y []float64, alpha float64) ([]float64, error) {
+	return FitNystromWPolled(C, Wv, y, alpha, nil)
+}
+
+// FitNystromWPolled is FitNystrom with the landmarks' m×m kernel matrix W
+// given (row-major, upper triangle read), for fits on a subset of C's rows
+// that keep the landmarks (cross-validation folds). interrupt (nil: none)
+// is called every few milliseconds of work and its error returned.
+func FitNystromWPolled(C, Wv []float64, y []float64, alpha float64, interrupt func() error) ([]float64, error) {
 	n := len(y)
 	m := int(math.Sqrt(float64(len(Wv))))
 	if m*m != len(Wv) || len(C) != n*m {
 		return nil, fmt.Errorf("krr: C has %d values and W %d for %d rows", len(C), len(Wv), n)
 	}
-	Cm := mat.NewDense(n, m, C)
-	CtC := mat.NewSymDense(m, nil)
-	CtC.SymOuterK(1, Cm.T())
+	poll := pollOrNone(interrupt)
+	CtC := make([]float64, m*m)
+	if err := dense.CrossProduct(C, n, m, CtC, poll); err != nil {
+		return nil, err
+	}
 	cty := mat.NewVecDense(m, nil)
-	cty.MulVec(Cm.T(), mat.NewVecDense(n, y))
-	return FitNystromMoments(CtC.RawSymmetric().Data, cty.RawVector().Data, Wv, alpha)
+	cty.MulVec(mat.NewDense(n, m, C).T(), mat.NewVecDense(n, y))
+	return fitMoments(CtC, cty.RawVector().Data, Wv, alpha, poll)
 }
 
 // FitNystromMoments is FitNystromW from CᵀC (m×m row-major, upper triangle
 // read) and Cᵀy instead of C and y, which a streaming fit accumulates over
 // blocks of rows without holding C.
 func FitNystromMoments(CtCv, Cty, Wv []float64, alpha float64) ([]float64, error) {
+	return fitMoments(CtCv, Cty, Wv, alpha, pollOrNone(nil))
+}
+
+// fitMoments is FitNystromMoments with poll: with thousands of landmarks
+// its eigendecomposition and products are seconds.
+func fitMoments(CtCv, Cty, Wv []float64, alpha float64, poll func() error) ([]float64, error) {
 	m := len(Cty)
 	if len(Wv) != m*m || len(CtCv) != m*m {
 		return nil, fmt.Errorf("krr: CᵀC has %d values and W %d for %d landmarks", len(CtCv), len(Wv), m)
@@ -145,14 +191,14 @@ func FitNystromMoments(CtCv, Cty, Wv []float64, alpha float64) ([]float64, error
 	if !(alpha > 0) || math.IsInf(alpha, 0) {
 		return nil, &ParamError{Name: "alpha", Value: alpha}
 	}
-	W := mat.NewSymDense(m, append([]float64(nil), Wv...))
-	var eig mat.EigenSym
-	if !eig.Factorize(W, true) {
+	U := append([]float64(nil), Wv...)
+	vals, err := dense.EigenSym(U, m, m, poll) // U's columns become the eigenvectors
+	if errors.Is(err, dense.ErrNoConvergence) {
 		return nil, &SingularError{Alpha: alpha}
 	}
-	vals := eig.Values(nil)
-	var U mat.Dense
-	eig.VectorsTo(&U)
+	if err != nil {
+		return nil, err
+	}
 	top := vals[len(vals)-1]
 	var keep []int
 	for j, v := range vals {
@@ -164,38 +210,65 @@ func FitNystromMoments(CtCv, Cty, Wv []float64, alpha float64) ([]float64, error
 	if r == 0 {
 		return nil, &SingularError{Alpha: alpha}
 	}
-	M := mat.NewDense(m, r, nil) // U_r Λ_r^(−1/2)
+	M := make([]float64, m*r) // U_r Λ_r^(−1/2), m×r
 	for c, j := range keep {
 		s := 1 / math.Sqrt(vals[j])
 		for a := 0; a < m; a++ {
-			M.Set(a, c, U.At(a, j)*s)
+			M[a*r+c] = U[a*m+j] * s
 		}
 	}
 	// ΦᵀΦ = Mᵀ(CᵀC)M and Φᵀy = Mᵀ(Cᵀy): Φ (n×r) is never formed, so the
 	// memory beyond C is O(m²).
-	CtC := mat.NewSymDense(m, CtCv)
-	var T, P mat.Dense
-	T.Mul(CtC, M)
-	P.Mul(M.T(), &T)
-	A := mat.NewSymDense(r, nil)
-	for a := 0; a < r; a++ {
-		for b := a; b < r; b++ {
-			v := 0.5 * (P.At(a, b) + P.At(b, a))
-			if a == b {
-				v += alpha
-			}
-			A.SetSym(a, b, v)
+	S := make([]float64, m*m) // CᵀC, both triangles
+	for a := 0; a < m; a++ {
+		for b := a; b < m; b++ {
+			S[a*m+b], S[b*m+a] = CtCv[a*m+b], CtCv[a*m+b]
 		}
 	}
+	T := make([]float64, m*r)
+	if err := bandMul(false, m, r, m, S, m, M, r, T, r, poll); err != nil {
+		return nil, err
+	}
+	P := make([]float64, r*r)
+	if err := bandMul(true, r, r, m, M, r, T, r, P, r, poll); err != nil {
+		return nil, err
+	}
+	for a := 0; a < r; a++ {
+		for b := a; b < r; b++ {
+			P[a*r+b] = 0.5 * (P[a*r+b] + P[b*r+a])
+		}
+		P[a*r+a] += alpha
+	}
 	rhs := mat.NewVecDense(r, nil)
-	rhs.MulVec(M.T(), mat.NewVecDense(m, Cty))
-	w, err := solveSPD(A, rhs.RawVector().Data, alpha)
+	rhs.MulVec(mat.NewDense(m, r, M).T(), mat.NewVecDense(m, Cty))
+	w, err := solveSPD(P, r, rhs.RawVector().Data, alpha, poll)
 	if err != nil {
 		return nil, err
 	}
 	beta := mat.NewVecDense(m, nil)
-	beta.MulVec(M, mat.NewVecDense(r, w))
+	beta.MulVec(mat.NewDense(m, r, M), mat.NewVecDense(r, w))
 	return beta.RawVector().Data, nil
+}
+
+// bandMul sets the rows×cols matrix D = op(A)·B, op(A) being A (rows×k)
+// or, with trans, Aᵀ (A k×rows), a band of D's rows at a time with poll
+// before each.
+func bandMul(trans bool, rows, cols, k int, A []float64, lda int, B []float64, ldb int, D []float64, ldd int, poll func() error) error {
+	const bandWork = 1 << 23 // multiply–adds: a few milliseconds
+	band := max(1, bandWork/max(1, cols*k))
+	bi := blas64.Implementation()
+	for r0 := 0; r0 < rows; r0 += band {
+		if err := poll(); err != nil {
+			return err
+		}
+		rb := min(band, rows-r0)
+		if trans {
+			bi.Dgemm(blas.Trans, blas.NoTrans, rb, cols, k, 1, A[r0:], lda, B, ldb, 0, D[r0*ldd:], ldd)
+		} else {
+			bi.Dgemm(blas.NoTrans, blas.NoTrans, rb, cols, k, 1, A[r0*lda:], lda, B, ldb, 0, D[r0*ldd:], ldd)
+		}
+	}
+	return nil
 }
 
 // Predict returns Σ_i c_i·kz_i.

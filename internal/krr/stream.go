@@ -41,7 +41,7 @@ func FitNystromStream(y []float64, landmarks []int, block BlockFunc, alpha float
 	if err != nil {
 		return nil, nil, err
 	}
-	if beta, err = FitNystromMoments(CtC, Cty, W, alpha); err != nil {
+	if beta, err = fitMoments(CtC, Cty, W, alpha, poll); err != nil {
 		return nil, nil, err
 	}
 	pred = make([]float64, n)
