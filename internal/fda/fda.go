@@ -21,6 +21,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/ksql/ksql/internal/dense"
 )
 
 // ParamError is an argument out of range.
@@ -49,110 +51,219 @@ type Model struct {
 	Proj          []float64 // n×Components: the training objects' projections
 }
 
-// Fit computes components directions from the n×n Gram matrix K
-// (row-major, both triangles) and class indices y (0..classes−1, every
-// class present).
+// Fit is FitPolled with no interrupt check.
 func Fit(K []float64, y []int, classes, components int, reg float64) (*Model, error) {
+	return FitPolled(K, y, classes, components, reg, nil)
+}
+
+// FitPolled computes components directions from the n×n Gram matrix K
+// (row-major, both triangles; symmetric) and class indices y
+// (0..classes−1, every class present). interrupt (nil: none) is called
+// every few milliseconds of work and its error returned.
+//
+// M = Q·D·Qᵀ has rank at most classes − 1 (Q = [m_1 … m_c], D =
+// diag(n_c) − n_c·n_cᵀ/n, positive semi-definite), so with N + reg·I = UᵀU
+// the symmetric problem U⁻ᵀMU⁻¹v = λv is that of (ZR)(ZR)ᵀ, Z = U⁻ᵀQ and
+// RRᵀ = D: its nonzero eigenpairs come from the classes×classes matrix
+// RᵀZᵀZR·u = λu as v = ZRu/‖ZRu‖, and α = U⁻¹v. The time is KKᵀ and the
+// Cholesky factorisation, n³ + n³/3 flops, both checking interrupt.
+func FitPolled(K []float64, y []int, classes, components int, reg float64, interrupt func() error) (*Model, error) {
 	n := len(y)
-	switch {
-	case classes < 2:
-		return nil, &ParamError{"classes", float64(classes), "at least 2"}
-	case components < 1 || components > classes-1:
-		return nil, &ParamError{"components", float64(components), fmt.Sprintf("1 to classes − 1 = %d", classes-1)}
-	case !(reg > 0) || math.IsInf(reg, 0):
-		return nil, &ParamError{"reg", reg, "a finite number > 0"}
-	case len(K) != n*n:
-		return nil, &ParamError{"K", float64(len(K)), fmt.Sprintf("%d values", n*n)}
+	if err := checkArgs(K, n, classes, components, reg); err != nil {
+		return nil, err
 	}
-	for i, v := range K {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, &ParamError{"K", v, fmt.Sprintf("finite values (entry %d, %d)", i/n, i%n)}
-		}
+	poll := interrupt
+	if poll == nil {
+		poll = func() error { return nil }
 	}
-	Km := mat.NewDense(n, n, K)
-	counts := make([]float64, classes)
-	for _, c := range y {
-		counts[c]++
+	Q, counts, err := classMeans(K, y, classes, poll)
+	if err != nil {
+		return nil, err
 	}
-	// means: column c is m_c = K·1_c/n_c; m = K·1/n.
-	means := mat.NewDense(n, classes, nil)
-	all := make([]float64, n)
-	for i := 0; i < n; i++ {
-		for j, c := range y {
-			v := K[i*n+j]
-			means.Set(i, c, means.At(i, c)+v/counts[c])
-			all[i] += v / float64(n)
-		}
+	B, err := withinScatter(K, Q, counts, reg, poll)
+	if err != nil {
+		return nil, err
 	}
-	Mw := mat.NewSymDense(n, nil) // Σ_c n_c m_c m_cᵀ
-	for c := 0; c < classes; c++ {
-		Mw.SymRankOne(Mw, counts[c], means.ColView(c))
+	ok, err := dense.Cholesky(B, n, n, poll)
+	if err != nil {
+		return nil, err
 	}
-	B := mat.NewSymDense(n, nil) // N + reg·I = KKᵀ − Σ_c n_c m_c m_cᵀ + reg·I
-	B.SymOuterK(1, Km)
-	B.AddSym(B, scaled(Mw, -1))
-	M := mat.NewSymDense(n, nil)
-	M.SymRankOne(Mw, -float64(n), mat.NewVecDense(n, all))
-	for i := 0; i < n; i++ {
-		B.SetSym(i, i, B.At(i, i)+reg)
-	}
-	var ch mat.Cholesky
-	if !ch.Factorize(B) {
+	if !ok {
 		return nil, &SingularError{Reg: reg}
 	}
-	var L mat.TriDense
-	ch.LTo(&L)
-	// C = L⁻¹ M L⁻ᵀ, symmetric; α = L⁻ᵀ v for its eigenvectors v.
-	var T, C mat.Dense
-	if err := T.Solve(&L, M); err != nil {
-		return nil, &SingularError{Reg: reg}
+	Z := Q // U⁻ᵀQ, in place
+	if err := dense.SolveUT(B, n, n, Z, classes, poll); err != nil {
+		return nil, err
 	}
-	if err := C.Solve(&L, T.T()); err != nil {
-		return nil, &SingularError{Reg: reg}
+	vals, V := topDirections(Z, n, classes, components, counts)
+	if err := dense.SolveU(B, n, n, V, components, poll); err != nil { // α = U⁻¹v
+		return nil, err
 	}
-	Cs := mat.NewSymDense(n, nil)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			Cs.SetSym(i, j, 0.5*(C.At(i, j)+C.At(j, i)))
-		}
-	}
-	var eig mat.EigenSym
-	if !eig.Factorize(Cs, true) {
-		return nil, &SingularError{Reg: reg}
-	}
-	vals := eig.Values(nil)
-	var V mat.Dense
-	eig.VectorsTo(&V)
-	m := &Model{N: n, Components: components, Alpha: make([]float64, n*components)}
-	var a mat.VecDense
+	m := &Model{N: n, Components: components, Alpha: V, Eigenvalues: vals}
 	for j := 0; j < components; j++ {
-		col := n - 1 - j // ascending order: the largest last
-		m.Eigenvalues = append(m.Eigenvalues, vals[col])
-		if err := a.SolveVec(L.T(), V.ColView(col)); err != nil {
-			return nil, &SingularError{Reg: reg}
-		}
-		sign := 1.0
-		best := 0.0
-		for i := 0; i < n; i++ {
-			if v := math.Abs(a.AtVec(i)); v > best {
-				best, sign = v, math.Copysign(1, a.AtVec(i))
-			}
-		}
-		for i := 0; i < n; i++ {
-			m.Alpha[i*components+j] = sign * a.AtVec(i)
-		}
+		signRule(V, n, components, j)
 	}
 	m.Proj = make([]float64, n*components)
 	for i := 0; i < n; i++ {
+		if i%256 == 0 {
+			if err := poll(); err != nil {
+				return nil, err
+			}
+		}
 		m.Project(K[i*n:(i+1)*n], m.Proj[i*components:(i+1)*components])
 	}
 	return m, nil
 }
 
-func scaled(s *mat.SymDense, f float64) *mat.SymDense {
-	var out mat.SymDense
-	out.ScaleSym(f, s)
-	return &out
+func checkArgs(K []float64, n, classes, components int, reg float64) error {
+	switch {
+	case classes < 2:
+		return &ParamError{"classes", float64(classes), "at least 2"}
+	case components < 1 || components > classes-1:
+		return &ParamError{"components", float64(components), fmt.Sprintf("1 to classes − 1 = %d", classes-1)}
+	case !(reg > 0) || math.IsInf(reg, 0):
+		return &ParamError{"reg", reg, "a finite number > 0"}
+	case len(K) != n*n:
+		return &ParamError{"K", float64(len(K)), fmt.Sprintf("%d values", n*n)}
+	}
+	for i, v := range K {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return &ParamError{"K", v, fmt.Sprintf("finite values (entry %d, %d)", i/n, i%n)}
+		}
+	}
+	return nil
+}
+
+// classMeans returns Q (n×classes, row-major): column c is m_c = K·1_c/n_c;
+// and the class sizes n_c.
+func classMeans(K []float64, y []int, classes int, poll func() error) ([]float64, []float64, error) {
+	n := len(y)
+	counts := make([]float64, classes)
+	for _, c := range y {
+		counts[c]++
+	}
+	Q := make([]float64, n*classes)
+	for i := 0; i < n; i++ {
+		if i%256 == 0 {
+			if err := poll(); err != nil {
+				return nil, nil, err
+			}
+		}
+		q := Q[i*classes : (i+1)*classes]
+		for j, c := range y {
+			q[c] += K[i*n+j]
+		}
+		for c := range q {
+			q[c] /= counts[c]
+		}
+	}
+	return Q, counts, nil
+}
+
+// withinScatter returns the upper triangle of N + reg·I = KKᵀ −
+// Σ_c n_c m_c m_cᵀ + reg·I (n×n, row-major).
+func withinScatter(K, Q, counts []float64, reg float64, poll func() error) ([]float64, error) {
+	n, classes := len(Q)/len(counts), len(counts)
+	B := make([]float64, n*n)
+	if err := dense.CrossProduct(K, n, n, B, poll); err != nil { // KᵀK = KKᵀ
+		return nil, err
+	}
+	for i := 0; i < n; i++ {
+		if i%256 == 0 {
+			if err := poll(); err != nil {
+				return nil, err
+			}
+		}
+		qi := Q[i*classes : (i+1)*classes]
+		row := B[i*n : (i+1)*n]
+		for j := i; j < n; j++ {
+			qj := Q[j*classes : (j+1)*classes]
+			s := 0.0
+			for c, nc := range counts {
+				s += nc * qi[c] * qj[c]
+			}
+			row[j] -= s
+		}
+		row[i] += reg
+	}
+	return B, nil
+}
+
+// topDirections returns the components largest eigenvalues, descending, of
+// (ZR)(ZR)ᵀ and their unit eigenvectors v (n×components, row-major), from
+// the classes×classes problem RᵀZᵀZR.
+func topDirections(Z []float64, n, classes, components int, counts []float64) ([]float64, []float64) {
+	R := sqrtD(counts, float64(n))
+	ZR := mat.NewDense(n, classes, nil)
+	ZR.Mul(mat.NewDense(n, classes, Z), R)
+	var G mat.SymDense
+	G.SymOuterK(1, ZR.T())
+	var eig mat.EigenSym
+	eig.Factorize(&G, true) // classes×classes: converges
+	lam := eig.Values(nil)
+	var Uv mat.Dense
+	eig.VectorsTo(&Uv)
+	vals := make([]float64, components)
+	V := make([]float64, n*components)
+	v := mat.NewVecDense(n, nil)
+	for j := 0; j < components; j++ {
+		col := classes - 1 - j // ascending order: the largest last
+		vals[j] = lam[col]
+		v.MulVec(ZR, Uv.ColView(col))
+		norm := mat.Norm(v, 2)
+		if norm == 0 {
+			norm = 1 // M has no direction left: α = 0
+		}
+		for i := 0; i < n; i++ {
+			V[i*components+j] = v.AtVec(i) / norm
+		}
+	}
+	return vals, V
+}
+
+// sqrtD returns R with R·Rᵀ = D for D = diag(n_c) − n_c·n_cᵀ/n, which is
+// positive semi-definite (Cauchy–Schwarz): R = V·Λ^(1/2) from D = VΛVᵀ,
+// rounding below zero clamped.
+func sqrtD(counts []float64, n float64) *mat.Dense {
+	c := len(counts)
+	D := mat.NewSymDense(c, nil)
+	for a := 0; a < c; a++ {
+		for b := a; b < c; b++ {
+			v := -counts[a] * counts[b] / n
+			if a == b {
+				v += counts[a]
+			}
+			D.SetSym(a, b, v)
+		}
+	}
+	var eig mat.EigenSym
+	eig.Factorize(D, true)
+	lam := eig.Values(nil)
+	var R mat.Dense
+	eig.VectorsTo(&R)
+	for j, l := range lam {
+		s := math.Sqrt(math.Max(l, 0))
+		for i := 0; i < c; i++ {
+			R.Set(i, j, R.At(i, j)*s)
+		}
+	}
+	return &R
+}
+
+// signRule negates column j of the n×k matrix a if needed so that its
+// entry of largest magnitude is positive (the lowest index on ties).
+func signRule(a []float64, n, k, j int) {
+	best, sign := 0.0, 1.0
+	for i := 0; i < n; i++ {
+		if v := math.Abs(a[i*k+j]); v > best {
+			best, sign = v, math.Copysign(1, a[i*k+j])
+		}
+	}
+	if sign < 0 {
+		for i := 0; i < n; i++ {
+			a[i*k+j] = -a[i*k+j]
+		}
+	}
 }
 
 // Project sets dst[j] = α_jᵀ·kz for the kernel values kz of an object
