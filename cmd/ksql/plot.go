@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -202,6 +204,9 @@ type scatter struct {
 	labels   []string  // per point, for text labels
 	scaleMin float64
 	scaleMax float64
+	// Powers of ten that x, y and the colour scale are divided by before
+	// drawing (see drawScale).
+	xExp, yExp, cExp int
 }
 
 // group is one colour of a categorical colouring.
@@ -246,6 +251,12 @@ func newScatter(cols []column, rows [][]any) (*scatter, error) {
 	if len(sc.pts) == 0 {
 		return nil, fmt.Errorf("no row has finite numbers in both %s and %s", sc.xName, sc.yName)
 	}
+	xmin, xmax, ymin, ymax := plotter.XYRange(sc.pts)
+	sc.xExp, sc.yExp = drawScale(xmin, xmax), drawScale(ymin, ymax)
+	for i := range sc.pts {
+		sc.pts[i].X /= pow10(sc.xExp)
+		sc.pts[i].Y /= pow10(sc.yExp)
+	}
 	if cj >= 0 {
 		sc.cName = cols[cj].name
 		sc.colour(rows, keep, cj, &cols[cj])
@@ -282,7 +293,13 @@ func (sc *scatter) colour(rows [][]any, keep []int, j int, c *column) {
 		}
 		if !(sc.scaleMin < sc.scaleMax) { // all NULL or non-finite
 			sc.values = nil
+			return
 		}
+		sc.cExp = drawScale(sc.scaleMin, sc.scaleMax)
+		for i := range sc.values {
+			sc.values[i] /= pow10(sc.cExp)
+		}
+		sc.scaleMin, sc.scaleMax = sc.scaleMin/pow10(sc.cExp), sc.scaleMax/pow10(sc.cExp)
 		return
 	case len(keep) <= maxTextLabels:
 		sc.labels = names
@@ -306,6 +323,51 @@ func (sc *scatter) colour(rows [][]any, keep []int, j int, c *column) {
 		}
 	}
 	sc.groupBy(names, numeric)
+}
+
+// drawScale is the power of ten that values from lo to hi are divided by
+// for drawing: 0, or 1 where their range, padded, could overflow to Inf,
+// which gonum's axes divide by (every point lands on the frame) and whose
+// tick search never ends. Tick labels show the values undivided
+// (scaledTicks).
+func drawScale(lo, hi float64) int {
+	if max(math.Abs(lo), math.Abs(hi)) > math.MaxFloat64/4 {
+		return 1
+	}
+	return 0
+}
+
+func pow10(exp int) float64 { return math.Pow10(exp) }
+
+// scaledTicks are gonum's ticks, labelled with the values times 10^exp.
+type scaledTicks struct{ exp int }
+
+func (t scaledTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	if t.exp == 0 {
+		return ticks
+	}
+	for i, tk := range ticks {
+		if tk.Label != "" {
+			ticks[i].Label = shiftExponent(tk.Label, t.exp)
+		}
+	}
+	return ticks
+}
+
+// shiftExponent multiplies a number written in decimal by 10^exp, exactly,
+// by moving its exponent: "1.5e+307" and 1 give "1.5e+308".
+func shiftExponent(label string, exp int) string {
+	mant, e, ok := strings.Cut(label, "e")
+	n, err := strconv.Atoi(e)
+	if !ok || err != nil {
+		v, err := strconv.ParseFloat(label, 64)
+		if err != nil || v == 0 {
+			return label
+		}
+		mant, n = label, 0
+	}
+	return fmt.Sprintf("%se%+03d", mant, n+exp)
 }
 
 // groupBy splits the points by name, in order: numbers by value, texts
@@ -335,6 +397,26 @@ func (sc *scatter) groupBy(names []string, numeric bool) {
 		}
 		return strings.Compare(a.name, b.name)
 	})
+}
+
+// clip shortens text for the picture to n characters, ending in "…",
+// on one line: a label as long as a book would push the plot off the page.
+func clip(text string, n int) string {
+	cut := len(text) > 4*n // n characters take at most 4n bytes
+	if cut {
+		text = text[:4*n]
+	}
+	text = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, text)
+	if !cut && utf8.RuneCountInString(text) <= n {
+		return text
+	}
+	r := []rune(text)
+	return string(r[:min(len(r), n-1)]) + "…"
 }
 
 // groupPalette holds colours told apart also by readers with a colour vision
@@ -494,11 +576,13 @@ func textStyle(size vg.Length) draw.TextStyle {
 // mainPlot is the scatter with its axes, labelled and padded.
 func (sc *scatter) mainPlot(o *plotOptions) (*plot.Plot, error) {
 	p := plot.New()
-	p.X.Label.Text, p.Y.Label.Text = cmp.Or(o.xlabel, sc.xName), cmp.Or(o.ylabel, sc.yName)
+	p.X.Label.Text = clip(cmp.Or(o.xlabel, sc.xName), maxAxisRunes)
+	p.Y.Label.Text = clip(cmp.Or(o.ylabel, sc.yName), maxAxisRunes)
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
 		a.Label.TextStyle.Font.Size = 13
 		a.Tick.Label.Font.Size = 11
 	}
+	p.X.Tick.Marker, p.Y.Tick.Marker = scaledTicks{sc.xExp}, scaledTicks{sc.yExp}
 	p.Add(plotter.NewGrid())
 	radius, alpha := markerSize(len(sc.pts))
 	switch {
@@ -537,7 +621,11 @@ func (sc *scatter) mainPlot(o *plotOptions) (*plot.Plot, error) {
 		}
 		p.Add(s)
 		if sc.labels != nil {
-			l, err := plotter.NewLabels(plotter.XYLabels{XYs: sc.pts, Labels: sc.labels})
+			short := make([]string, len(sc.labels))
+			for i, l := range sc.labels {
+				short[i] = clip(l, maxNameRunes)
+			}
+			l, err := plotter.NewLabels(plotter.XYLabels{XYs: sc.pts, Labels: short})
 			if err != nil {
 				return nil, err
 			}
@@ -554,12 +642,16 @@ func (sc *scatter) mainPlot(o *plotOptions) (*plot.Plot, error) {
 }
 
 // padAxes widens the axes by 5% of the data's range on each side (or by 1
-// when all values are equal), so that no point sits on the frame.
+// when all values are equal), so that no point sits on the frame. The
+// range is finite: drawScale divided values that could overflow it.
 func (sc *scatter) padAxes(p *plot.Plot) {
 	xmin, xmax, ymin, ymax := plotter.XYRange(sc.pts)
 	padRange := func(lo, hi float64) (float64, float64) {
 		d := (hi - lo) * 0.05
-		if d == 0 || math.IsInf(d, 0) {
+		switch {
+		case d == 0 && hi > lo: // 5% of a subnormal span rounds to 0
+			d = math.SmallestNonzeroFloat64
+		case d == 0:
 			d = math.Max(1, math.Abs(lo)*0.05)
 		}
 		return lo - d, hi + d
@@ -589,19 +681,18 @@ func (sc *scatter) legendPanel() (func(draw.Canvas), vg.Length) {
 	leg.Left, leg.Top = true, true
 	leg.TextStyle.Font.Size = 11
 	leg.ThumbnailWidth = 14
-	for k, g := range sc.groups {
-		st := sc.groupStyle(k, 4, 0xFF)
-		leg.Add(g.name, legendMarker{st})
-	}
 	head := textStyle(12)
 	head.XAlign = draw.XLeft
-	width := head.Width(sc.cName)
-	for _, g := range sc.groups {
-		width = max(width, leg.ThumbnailWidth+leg.TextStyle.Width(" "+g.name))
+	name := clip(sc.cName, maxNameRunes)
+	width := head.Width(name)
+	for k, g := range sc.groups {
+		st := sc.groupStyle(k, 4, 0xFF)
+		leg.Add(clip(g.name, maxNameRunes), legendMarker{st})
+		width = max(width, leg.ThumbnailWidth+leg.TextStyle.Width(" "+clip(g.name, maxNameRunes)))
 	}
 	return func(c draw.Canvas) {
-		hh := head.Rectangle(sc.cName).Size().Y
-		c.FillText(head, vg.Point{X: c.Min.X, Y: c.Max.Y - hh}, sc.cName)
+		hh := head.Rectangle(name).Size().Y
+		c.FillText(head, vg.Point{X: c.Min.X, Y: c.Max.Y - hh}, name)
 		leg.Draw(draw.Crop(c, 0, 0, 0, -(hh + 6)))
 	}, width + 24
 }
@@ -620,10 +711,11 @@ func (sc *scatter) colourBarPanel() func(draw.Canvas) {
 		cm := &viridis{min: sc.scaleMin, max: sc.scaleMax}
 		p.Add(&plotter.ColorBar{ColorMap: cm, Vertical: true, Colors: 128})
 		p.HideX()
-		p.Y.Label.Text = sc.cName
+		p.Y.Label.Text = clip(sc.cName, maxNameRunes)
 		p.Y.Label.TextStyle.Font.Size = 12
 		p.Y.Tick.Label.Font.Size = 10
 		p.Y.Min, p.Y.Max = sc.scaleMin, sc.scaleMax
+		p.Y.Tick.Marker = scaledTicks{sc.cExp}
 		p.Draw(c)
 	}
 }

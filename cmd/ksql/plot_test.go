@@ -211,3 +211,145 @@ func BenchmarkPlot10k(b *testing.B) {
 		})
 	}
 }
+
+// TestPlotExtremes plots what could hang, panic or draw nothing: ranges
+// that overflow, a single point, equal points, subnormal numbers, Inf,
+// huge colour values, many categories, labels as long as a book, empty
+// and endless results. Each must give a picture with its points spread
+// over the data area, or an error that names .plot.
+func TestPlotExtremes(t *testing.T) {
+	t.Chdir(t.TempDir())
+	old := plotRowLimit
+	plotRowLimit = 1000
+	t.Cleanup(func() { plotRowLimit = old })
+	const max = "1.7976931348623157e308"
+	long := "(SELECT group_concat('abcdefghij', '') FROM " + series(1, 1000) + ")"
+	for _, c := range []struct {
+		name, query string
+		spread      bool     // points at the far left and right, bottom and top
+		err         string   // the error after "Error: .plot: "
+		svg         []string // texts in the SVG
+		warn        string
+	}{
+		{name: "opposite corners", query: "SELECT -1.7e308, -1.7e308 UNION ALL SELECT 1.7e308, 1.7e308", spread: true,
+			svg: []string{">-2e+308<", ">2e+308<"}},
+		{name: "max float corners", query: "SELECT -" + max + ", " + max + " UNION ALL SELECT " + max + ", -" + max, spread: true},
+		{name: "max float and zero", query: "SELECT 0, 0 UNION ALL SELECT " + max + ", " + max, spread: true},
+		{name: "one point", query: "SELECT 1, 2"},
+		{name: "equal points", query: "SELECT 3, 3 FROM " + series(1, 5)},
+		{name: "one point at max", query: "SELECT " + max + ", " + max},
+		{name: "equal points at -max", query: "SELECT -" + max + ", -" + max + " FROM " + series(1, 5)},
+		{name: "subnormal", query: "SELECT 5e-324, 1e-323 UNION ALL SELECT 1e-323, 5e-324 UNION ALL SELECT 2.5e-323, 2.5e-323", spread: true},
+		{name: "subnormal and zero", query: "SELECT 0, 0 UNION ALL SELECT 5e-324, 5e-324"},
+		{name: "tiny relative span", query: "SELECT 1, 1 UNION ALL SELECT 1.0000000000000002, 1.0000000000000002"},
+		{name: "int64 extremes", query: "SELECT 9223372036854775807, -9223372036854775808 UNION ALL SELECT -9223372036854775808, 9223372036854775807", spread: true},
+		{name: "Inf left out", query: "SELECT 1, 1 UNION ALL SELECT 2, 2 UNION ALL SELECT 1e999, 3 UNION ALL SELECT 4, -1e999", spread: true,
+			warn: "warning: .plot: 2 row(s) with NULL or non-finite x or y left out"},
+		{name: "all Inf", query: "SELECT 1e999, 1 UNION ALL SELECT 2, -1e999", err: "no row has finite numbers in both"},
+		{name: "colour scale to max", query: "SELECT value, value, (value - 10) * 1.7e307 AS c FROM " + series(0, 20) + "", spread: true,
+			svg: []string{">c<", "e+308<"}},
+		{name: "colour scale with Inf and NULL", query: "SELECT value, value, CASE value % 3 WHEN 0 THEN 1e999 WHEN 1 THEN NULL ELSE value * 1e300 END FROM " + series(0, 60) + "", spread: true},
+		{name: "many categories", query: "SELECT value % 977, value / 977, 'cat' || value FROM " + series(1, 999) + "", spread: true,
+			svg: []string{">other (988 values)<"}},
+		{name: "long labels", query: "SELECT value, value, value || " + long + " FROM " + series(1, 20) + "", spread: true,
+			svg: []string{">10abcdefghijabcdefghijabcdefghijabcdefg…<"}},
+		{name: "long group names", query: "SELECT value, value, (value % 3) || " + long + " FROM " + series(1, 20) + "", spread: true,
+			svg: []string{">0abcdefghijabcdefghijabcdefghijabcdefgh…<"}},
+		{name: "long column names", query: "SELECT value AS \"" + strings.Repeat("x", 5000) + "\", value FROM " + series(1, 20) + "", spread: true,
+			svg: []string{strings.Repeat("x", 79) + "…"}},
+		{name: "empty", query: "SELECT 1, 2 WHERE 0", err: "the query returned no rows"},
+		{name: "one column", query: "SELECT 1", err: "x and y must be two numeric columns, but the query gives 1 (numeric)"},
+		{name: "too many rows", query: "SELECT value, value FROM " + series(1, 1001) + "",
+			err: "the query returns more than 1000 rows, more than .plot draws; add a LIMIT or sample the rows"},
+		{name: "endless", query: "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c) SELECT i, i FROM c",
+			err: "the query returns more than 1000 rows"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, format := range []string{"png", "svg"} {
+				file := "p." + format
+				os.Remove(file)
+				out, errs, status := runBounded(t, strings.NewReader(""), ":memory:", seriesTable, ".plot --out "+file+" "+c.query)
+				if c.err != "" {
+					if status != 1 || !strings.HasPrefix(errs, "Error: .plot: ") || !strings.Contains(errs, c.err) {
+						t.Errorf("status %d, stderr %q; want an error with %q", status, errs, c.err)
+					}
+					return
+				}
+				if status != 0 || out != file+"\n" || errs != c.warn+strings.Repeat("\n", min(1, len(c.warn))) {
+					t.Fatalf("status %d, stdout %q, stderr %q", status, out, errs)
+				}
+				if format == "svg" {
+					svg := readFile(t, file)
+					for _, s := range c.svg {
+						if !strings.Contains(svg, s) {
+							t.Errorf("the SVG lacks %q", s)
+						}
+					}
+					continue
+				}
+				minX, minY, maxX, maxY := markerExtent(decodePNG(t, file))
+				if minX > maxX {
+					t.Fatal("no marker is drawn")
+				}
+				if c.spread && (minX > 225 || maxX < 540 || minY > 160 || maxY < 450) {
+					t.Errorf("markers only within (%d,%d)-(%d,%d): not spread over the data area", minX, minY, maxX, maxY)
+				}
+			}
+		})
+	}
+}
+
+// seriesTable holds the numbers 0 to 1001, for series.
+const seriesTable = "CREATE TABLE series AS WITH RECURSIVE s(value) AS (SELECT 0 UNION ALL SELECT value + 1 FROM s WHERE value < 1001) SELECT value FROM s"
+
+// series is the rows from to to of seriesTable.
+func series(from, to int) string {
+	return fmt.Sprintf("(SELECT value FROM series WHERE value BETWEEN %d AND %d)", from, to)
+}
+
+// markerExtent finds the box of the pixels that are neither white, grey
+// nor black (the frame, grid and text): the markers.
+func markerExtent(img image.Image) (minX, minY, maxX, maxY int) {
+	b := img.Bounds()
+	minX, minY = b.Max.X, b.Max.Y
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if max(r, g, bl)-min(r, g, bl) > 0x3000 {
+				minX, minY, maxX, maxY = min(minX, x), min(minY, y), max(maxX, x), max(maxY, y)
+			}
+		}
+	}
+	return
+}
+
+func TestShiftExponent(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		exp  int
+		want string
+	}{
+		{"1.5e+307", 1, "1.5e+308"}, {"-2e+307", 1, "-2e+308"}, {"0", 1, "0"}, {"1e-05", 3, "1e-02"},
+		{"25", 1, "25e+01"}, {"x", 1, "x"},
+	} {
+		if got := shiftExponent(c.in, c.exp); got != c.want {
+			t.Errorf("shiftExponent(%q, %d) = %q, want %q", c.in, c.exp, got, c.want)
+		}
+	}
+}
+
+func TestClip(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"}, {"exactly10!", 10, "exactly10!"}, {"eleven chars", 10, "eleven ch…"},
+		{"a\nb\tc", 10, "a b c"}, {strings.Repeat("é", 50), 5, "éééé…"}, {strings.Repeat("😀", 20), 5, "😀😀😀😀…"},
+		{strings.Repeat("😀", 5), 5, "😀😀😀😀😀"},
+	} {
+		if got := clip(c.in, c.n); got != c.want {
+			t.Errorf("clip(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}
