@@ -5,8 +5,9 @@
 //
 // # The definition table
 //
-// Every leaf kernel of the language (linear, poly, gauss, laplace, subseq,
-// ssk, ngram) is one Def: a name, a Domain (vectors or strings), Params
+// Every leaf kernel of the language (linear, poly, gauss, laplace,
+// sigmoid, rq, matern, periodic, chi2, anova; subseq, ssk, ngram, gappy,
+// rational) is one Def: a name, a Domain (vectors or strings), Params
 // with their kinds, ranges and defaults, help Examples, and a Build
 // function that turns checked Args into an Evaluator. The parser knows no
 // kernel by name: it looks calls up in the registry, checks their
