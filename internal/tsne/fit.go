@@ -25,7 +25,7 @@ func jointDense(n int, rows Rows, perp float64, interrupt func() error) (*affini
 	P := make([]float64, n*n)
 	d := make([]float64, n)
 	for i := 0; i < n; i++ {
-		if err := poll(interrupt, i); err != nil {
+		if err := poll(interrupt, i, n); err != nil {
 			return nil, err
 		}
 		if err := rows(i, d); err != nil {
@@ -68,7 +68,7 @@ func jointSparse(n int, rows Rows, perp float64, interrupt func() error) (*affin
 	// not depend on the workers.
 	cond := make([]entry, n*k)
 	err := par.For("tsne", n, workers, 16, func(w, i int) error {
-		if err := poll(interrupt, i); err != nil {
+		if err := poll(interrupt, i, n); err != nil {
 			return err
 		}
 		s := &ws[w]
@@ -123,8 +123,11 @@ func jointSparse(n int, rows Rows, perp float64, interrupt func() error) (*affin
 	return a, nil
 }
 
-func poll(interrupt func() error, i int) error {
-	if interrupt != nil && i%64 == 0 {
+// poll calls interrupt before every pollRows(n)-th row of n: a row is
+// O(n) work or more (distances, a sort), so at 100,000 objects a check
+// every 64 rows would be half a second apart.
+func poll(interrupt func() error, i, n int) error {
+	if interrupt != nil && i%pollRows(n) == 0 {
 		return interrupt()
 	}
 	return nil
@@ -149,12 +152,14 @@ func Fit(n int, rows Rows, opt Options) (*Embedding, error) {
 		return nil, err
 	}
 	e := &Embedding{N: n, Dims: opt.Dims, Y: initial(n, opt.Dims, opt.Seed), Method: method, Perplexity: opt.Perplexity}
-	g := newGradient(P, opt.Dims, opt.Theta)
+	g := newGradient(P, opt.Dims, opt.Theta, opt.Interrupt)
 	if err := optimise(e.Y, g, n, opt); err != nil {
 		return nil, err
 	}
 	e.Iterations = opt.Iterations
-	e.KL = g.kl(e.Y)
+	if e.KL, err = g.kl(e.Y); err != nil {
+		return nil, err
+	}
 	return e, nil
 }
 

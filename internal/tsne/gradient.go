@@ -16,19 +16,28 @@ type gradient struct {
 	tree  quadtree
 	rep   []float64 // per point: Σ q²Z·(y_i − y_j) (Barnes–Hut)
 	sumQ  []float64 // per point: Σ_j qZ
+	// poll is the interrupt check, called every few milliseconds: an
+	// iteration over thousands of objects is a tenth of a second or more.
+	poll func() error
 }
 
-func newGradient(P *affinities, dims int, theta float64) *gradient {
-	return &gradient{P: P, dims: dims, theta: theta, rep: make([]float64, P.n*dims), sumQ: make([]float64, P.n)}
+func newGradient(P *affinities, dims int, theta float64, interrupt func() error) *gradient {
+	if interrupt == nil {
+		interrupt = func() error { return nil }
+	}
+	return &gradient{P: P, dims: dims, theta: theta, rep: make([]float64, P.n*dims), sumQ: make([]float64, P.n), poll: interrupt}
 }
 
 func (g *gradient) compute(Y []float64, exag float64, grad []float64) error {
 	if g.P.dense != nil {
-		g.exact(Y, exag, grad)
-		return nil
+		return g.exact(Y, exag, grad)
 	}
 	return g.barnesHut(Y, exag, grad)
 }
+
+// pollRows is how many rows of n pairs go between two checks (about 2¹⁶
+// pairs, well under a millisecond).
+func pollRows(n int) int { return max(1, (1<<16)/max(n, 1)) }
 
 func sqDist(Y []float64, i, j, dims int) float64 {
 	s := 0.0
@@ -40,10 +49,16 @@ func sqDist(Y []float64, i, j, dims int) float64 {
 }
 
 // exact: ∂C/∂y_i = 4 Σ_j (exag·p_ij − q_ij)(y_i − y_j)/(1 + ‖y_i − y_j‖²).
-func (g *gradient) exact(Y []float64, exag float64, grad []float64) {
+func (g *gradient) exact(Y []float64, exag float64, grad []float64) error {
 	n, d := g.P.n, g.dims
+	every := pollRows(n)
 	Z := 0.0
 	for i := 0; i < n; i++ {
+		if i%every == 0 {
+			if err := g.poll(); err != nil {
+				return err
+			}
+		}
 		for j := 0; j < n; j++ {
 			if i != j {
 				Z += 1 / (1 + sqDist(Y, i, j, d))
@@ -51,6 +66,11 @@ func (g *gradient) exact(Y []float64, exag float64, grad []float64) {
 		}
 	}
 	for i := 0; i < n; i++ {
+		if i%every == 0 {
+			if err := g.poll(); err != nil {
+				return err
+			}
+		}
 		gi := grad[i*d : (i+1)*d]
 		clear(gi)
 		for j := 0; j < n; j++ {
@@ -64,6 +84,7 @@ func (g *gradient) exact(Y []float64, exag float64, grad []float64) {
 			}
 		}
 	}
+	return nil
 }
 
 // barnesHut: attraction over the sparse P exactly, repulsion from the
@@ -74,6 +95,11 @@ func (g *gradient) barnesHut(Y []float64, exag float64, grad []float64) error {
 	// Each point's sums land in its own slots and Z adds them in index
 	// order below, so the bits do not depend on the workers.
 	err := par.For("tsne", n, par.Workers(runtime.GOMAXPROCS(0), n/64), 64, func(_, i int) error {
+		if i%256 == 0 {
+			if err := g.poll(); err != nil {
+				return err
+			}
+		}
 		g.sumQ[i] = g.tree.repulse(i, Y[2*i], Y[2*i+1], g.theta, g.rep[2*i:2*i+2])
 		return nil
 	})
@@ -85,6 +111,11 @@ func (g *gradient) barnesHut(Y []float64, exag float64, grad []float64) error {
 		Z += s
 	}
 	for i := 0; i < n; i++ {
+		if i%4096 == 0 {
+			if err := g.poll(); err != nil {
+				return err
+			}
+		}
 		var ax, ay float64
 		for t := g.P.start[i]; t < g.P.start[i+1]; t++ {
 			j := int(g.P.cols[t])
@@ -99,11 +130,18 @@ func (g *gradient) barnesHut(Y []float64, exag float64, grad []float64) error {
 	return nil
 }
 
-// kl is KL(P‖Q) = Σ p_ij log(p_ij / q_ij), with Z exact.
-func (g *gradient) kl(Y []float64) float64 {
+// kl is KL(P‖Q) = Σ p_ij log(p_ij / q_ij), with Z exact: O(n²) even for
+// Barnes–Hut, so it checks poll too.
+func (g *gradient) kl(Y []float64) (float64, error) {
 	n, d := g.P.n, g.dims
+	every := pollRows(n)
 	Z := 0.0
 	for i := 0; i < n; i++ {
+		if i%every == 0 {
+			if err := g.poll(); err != nil {
+				return 0, err
+			}
+		}
 		for j := 0; j < n; j++ {
 			if i != j {
 				Z += 1 / (1 + sqDist(Y, i, j, d))
@@ -117,18 +155,23 @@ func (g *gradient) kl(Y []float64) float64 {
 	}
 	if g.P.dense != nil {
 		for i := 0; i < n; i++ {
+			if i%every == 0 {
+				if err := g.poll(); err != nil {
+					return 0, err
+				}
+			}
 			for j := 0; j < n; j++ {
 				if i != j {
 					add(i, j, g.P.dense[i*n+j])
 				}
 			}
 		}
-		return s
+		return s, nil
 	}
 	for i := 0; i < n; i++ {
 		for t := g.P.start[i]; t < g.P.start[i+1]; t++ {
 			add(i, int(g.P.cols[t]), g.P.vals[t])
 		}
 	}
-	return s
+	return s, nil
 }

@@ -23,7 +23,7 @@ func Trustworthiness(e *Embedding, rows Rows, k int, interrupt func() error) (fl
 	eorder := make([]int, n)
 	penalty := 0.0
 	for i := 0; i < n; i++ {
-		if err := poll(interrupt, i); err != nil {
+		if err := poll(interrupt, i, n); err != nil {
 			return 0, err
 		}
 		if err := rows(i, in); err != nil {

@@ -112,7 +112,7 @@ func TestGradientFiniteDifferences(t *testing.T) {
 	for i := range Y {
 		Y[i] *= 1e4 // spread out: gradients of a realistic size
 	}
-	g := newGradient(P, 2, 0)
+	g := newGradient(P, 2, 0, nil)
 	grad := make([]float64, len(Y))
 	if err := g.compute(Y, 1, grad); err != nil {
 		t.Fatal(err)
@@ -121,9 +121,9 @@ func TestGradientFiniteDifferences(t *testing.T) {
 		h := 1e-6
 		old := Y[i]
 		Y[i] = old + h
-		up := g.kl(Y)
+		up, _ := g.kl(Y)
 		Y[i] = old - h
-		down := g.kl(Y)
+		down, _ := g.kl(Y)
 		Y[i] = old
 		if fd := (up - down) / (2 * h); math.Abs(fd-grad[i]) > 1e-5*math.Max(1, math.Abs(fd)) {
 			t.Fatalf("coordinate %d: gradient %v, finite differences %v", i, grad[i], fd)
@@ -139,7 +139,7 @@ func TestGradientFiniteDifferences(t *testing.T) {
 		}
 		S.start[i+1] = len(S.cols)
 	}
-	bh := newGradient(S, 2, 1e-9)
+	bh := newGradient(S, 2, 1e-9, nil)
 	got := make([]float64, len(Y))
 	if err := bh.compute(Y, 1, got); err != nil {
 		t.Fatal(err)
