@@ -84,3 +84,6 @@ func (t moderncTable) Update(old int64, cols []vtab.Value, _ *int64) error {
 	return host.Write(t.Table, old, host.Args(cols), false)
 }
 func (t moderncTable) Delete(old int64) error { return host.Write(t.Table, old, nil, true) }
+
+// Rename is xRename (host.Rename).
+func (t moderncTable) Rename(newName string) error { return host.Rename(t.Table, newName) }

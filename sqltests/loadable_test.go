@@ -103,12 +103,15 @@ type proxyConn struct {
 	out *bufio.Reader
 }
 
-func (proxyDriver) Open(string) (driver.Conn, error) {
+// Open starts one python3 process; name is the database (":memory:" when
+// empty, a "file:" URI as the Go drivers take it).
+func (proxyDriver) Open(name string) (driver.Conn, error) {
 	so, err := loadableLib()
 	if err != nil {
 		return nil, err
 	}
 	cmd := exec.Command("/usr/bin/python3", "testdata/loadable_runner.py", loadable.vec, so)
+	cmd.Env = append(os.Environ(), "KSQL_RUNNER_DB="+name)
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {

@@ -129,3 +129,19 @@ func Write(t Table, old int64, cols []any, del bool) error {
 	}
 	return u.Update(old, cols)
 }
+
+// Renamer is implemented by tables that must follow ALTER TABLE … RENAME
+// (SQLite's xRename), as a model table renames the shadow table that
+// holds its fit. An error refuses the rename.
+type Renamer interface {
+	Rename(newName string) error
+}
+
+// Rename runs one xRename call on t; a table that is not a Renamer keeps
+// nothing under its name and is renamed as it is.
+func Rename(t Table, newName string) error {
+	if r, ok := t.(Renamer); ok {
+		return r.Rename(newName)
+	}
+	return nil
+}

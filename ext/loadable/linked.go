@@ -22,3 +22,10 @@ import (
 func RegisterFunction(db unsafe.Pointer, hc *host.Conn, f *host.Func) error {
 	return registrar{db: (*C.sqlite3)(db), hc: hc}.RegisterFunction(f)
 }
+
+// RegisterModule binds m to the connection db as RegisterFunction binds a
+// function: the same C trampolines as the loadable library's, so that every
+// module callback, xRename included, reaches Go the same way on both.
+func RegisterModule(db unsafe.Pointer, hc *host.Conn, name string, m host.Module) error {
+	return registrar{db: (*C.sqlite3)(db), hc: hc}.RegisterModule(name, m)
+}

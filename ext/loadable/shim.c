@@ -26,6 +26,7 @@ extern int ksqlGoEof(uintptr_t h);
 extern char *ksqlGoColumn(uintptr_t h, sqlite3_context *ctx, int col);
 extern sqlite3_int64 ksqlGoRowid(uintptr_t h);
 extern char *ksqlGoUpdate(uintptr_t h, int argc, ksql_arg *args);
+extern char *ksqlGoRename(uintptr_t h, char *name);
 
 const char ksql_empty[1] = "";
 
@@ -287,9 +288,14 @@ static int xUpdate(sqlite3_vtab *vt, int argc, sqlite3_value **argv, sqlite3_int
 	return setErr(&vt->zErrMsg, msg);
 }
 
+static int xRename(sqlite3_vtab *vt, const char *name) {
+	return setErr(&vt->zErrMsg, ksqlGoRename(((ksql_vtab *)vt)->h, (char *)name));
+}
+
 static sqlite3_module tableModule = {
 	1, xCreate, xConnect, xBestIndex, xDisconnect, xDestroy,
 	xOpen, xClose, xFilter, xNext, xEof, xColumn, xRowid, xUpdate,
+	0, 0, 0, 0, 0, xRename,
 };
 
 /* An eponymous-only module has no xCreate: CREATE VIRTUAL TABLE refuses it. */

@@ -184,3 +184,9 @@ func ksqlGoUpdate(h C.uintptr_t, argc C.int, argv *C.ksql_arg) (msg *C.char) {
 	}
 	return errC(host.Write(table(h), old, args[2:], false))
 }
+
+//export ksqlGoRename
+func ksqlGoRename(h C.uintptr_t, name *C.char) (msg *C.char) {
+	defer guard(&msg)
+	return errC(host.Rename(table(h), C.GoString(name)))
+}

@@ -53,20 +53,13 @@ func (r registrar) RegisterFunction(f *host.Func) error {
 	return loadable.RegisterFunction(db, r.hc, f)
 }
 
-// RegisterModule implements host.Registrar.
+// RegisterModule implements host.Registrar through SQLite's C API, as
+// RegisterFunction: mattn's own module interface has no xRename, and a
+// model table must rename its shadow table with it.
 func (r registrar) RegisterModule(name string, m host.Module) error {
-	if _, ok := m.(host.Eponymous); ok {
-		return r.c.CreateModule(name, eponymous{&mattnModule{m: m, hc: r.hc}})
+	db, err := dbHandle(r.c)
+	if err != nil {
+		return err
 	}
-	return r.c.CreateModule(name, &mattnModule{m: m, hc: r.hc})
-}
-
-// nullArgs turns mattn's NULL, a nil []byte, into nil, in place.
-func nullArgs(args []any) []any {
-	for i, a := range args {
-		if b, ok := a.([]byte); ok && b == nil {
-			args[i] = nil
-		}
-	}
-	return args
+	return loadable.RegisterModule(db, r.hc, name, m)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding"
 	"encoding/gob"
 	"errors"
+	"fmt"
 
 	"github.com/ksql/ksql/internal/fda"
 	"github.com/ksql/ksql/internal/kernels"
@@ -24,7 +25,7 @@ func binaryPart(name string, m encoding.BinaryMarshaler) ([]fitPart, error) {
 
 func (f *kpcaFit) encode() ([]fitPart, error) { return binaryPart("kpca", f.model) }
 
-func decodeKPCA(_ model, f *fitting, s *storedFit) (fitted, error) {
+func decodeKPCA(mod model, f *fitting, s *storedFit) (fitted, error) {
 	b, err := s.part("kpca")
 	if err != nil {
 		return nil, err
@@ -36,6 +37,9 @@ func decodeKPCA(_ model, f *fitting, s *storedFit) (fitted, error) {
 	objs := f.objs()
 	if m.N() != len(objs) {
 		return nil, errors.New("the stored kpca fit is for another number of objects")
+	}
+	if k := mod.(*kpcaModel).k; m.Components() != k {
+		return nil, fmt.Errorf("the stored kpca fit has %d components, the table %d", m.Components(), k)
 	}
 	basis := objs
 	if marks := m.Landmarks(); marks != nil {
@@ -180,7 +184,7 @@ func (fit *tsneFit) encode() ([]fitPart, error) {
 	return []fitPart{{name: "tsne", data: buf.Bytes()}}, err
 }
 
-func decodeTSNE(_ model, f *fitting, s *storedFit) (fitted, error) {
+func decodeTSNE(mod model, f *fitting, s *storedFit) (fitted, error) {
 	b, err := s.part("tsne")
 	if err != nil {
 		return nil, err
@@ -190,7 +194,7 @@ func decodeTSNE(_ model, f *fitting, s *storedFit) (fitted, error) {
 		return nil, err
 	}
 	n := len(f.objs())
-	if w.E == nil || w.E.N != n || w.E.Dims < 1 || len(w.E.Y) != n*w.E.Dims || len(w.Diag) != n {
+	if w.E == nil || w.E.N != n || w.E.Dims != mod.(*tsneModel).opt.Dims || len(w.E.Y) != n*w.E.Dims || len(w.Diag) != n {
 		return nil, errors.New("the stored t-SNE does not match its source")
 	}
 	return &tsneFit{e: w.E, diag: w.Diag, trust: w.Trust, basis: f.objs()}, nil
@@ -204,7 +208,7 @@ func (fit *kfdaFit) encode() ([]fitPart, error) {
 	return []fitPart{{name: "kfda", data: buf.Bytes()}}, err
 }
 
-func decodeKFDA(_ model, f *fitting, s *storedFit) (fitted, error) {
+func decodeKFDA(mod model, f *fitting, s *storedFit) (fitted, error) {
 	b, err := s.part("kfda")
 	if err != nil {
 		return nil, err
@@ -216,7 +220,7 @@ func decodeKFDA(_ model, f *fitting, s *storedFit) (fitted, error) {
 	labels := f.extra("label")
 	classes, _, err := svmClasses(f, labels)
 	n := len(f.objs())
-	if err != nil || m.N != n || m.Components < 1 || len(m.Alpha) != n*m.Components || len(m.Proj) != n*m.Components {
+	if err != nil || m.N != n || m.Components != mod.(*kfdaModel).k || len(m.Alpha) != n*m.Components || len(m.Proj) != n*m.Components {
 		return nil, errors.New("the stored kfda does not match its source")
 	}
 	return &kfdaFit{m: &m, classes: classes, labels: labels, f: f}, nil

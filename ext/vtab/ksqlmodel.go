@@ -2,6 +2,7 @@ package vtab
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -93,6 +94,12 @@ func (c *modelInfoCursor) filter(idxStr string, vals []any) error {
 		return err
 	}
 	snap, fit, err := t.current()
+	var empty emptySource
+	if errors.As(err, &empty) {
+		c.rows = [][2]any{{"module", t.kind.name}, {"kernel", t.src.spec.String()}, {"arguments", t.args},
+			{"fit", "not fitted: " + empty.Error()}}
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", t.name.name, err)
 	}
@@ -110,6 +117,9 @@ func (c *modelInfoCursor) filter(idxStr string, vals []any) error {
 		c.rows = append(c.rows, [2]any{"fit", "fitted on this connection"},
 			[2]any{"fit_seconds", t.last.seconds},
 			[2]any{"fitted_at", t.last.at.UTC().Format(time.RFC3339Nano)})
+		if t.last.note != "" {
+			c.rows = append(c.rows, [2]any{"stored_fit", t.last.note})
+		}
 	}
 	if r, ok := fit.(reporter); ok {
 		c.rows = append(c.rows, r.report()...)

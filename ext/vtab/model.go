@@ -3,6 +3,7 @@ package vtab
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -13,8 +14,8 @@ import (
 	"github.com/ksql/ksql/internal/kpca"
 )
 
-// This file is the core every model table shares (kpca, kernel_map, and
-// next svm, krr, klms, kfda, tsne): a virtual table
+// This file is the core every model table shares (kpca, kernel_map, svm,
+// krr, klms, kfda, tsne): a virtual table
 //
 //	name(id, <the model's columns>, input HIDDEN)
 //
@@ -59,14 +60,13 @@ import (
 // ksql_model: a lookup asks the fitted model for an interface, such as
 // spectrum or reporter below).
 //
-// # Stored fits (issue 10, not yet written)
+// # Stored fits
 //
-// A fit will be kept in shadow tables named after the table, written on
-// CREATE and on INSERT INTO t(t) VALUES ('refit'), read back on Connect and
-// used while the source's hash is the one stored beside it. The core will
-// do the shadow tables and the hash; a model takes part by making its
-// fitted value a fitEncoder and giving its kind a decode function. Nothing
-// else in a model file changes.
+// A fit is kept in a shadow table named after the table (stored.go),
+// written on CREATE and on INSERT INTO t(t) VALUES ('refit'), read back on
+// Connect and used while the arguments and the source's hash are the ones
+// stored beside it. A model takes part by making its fitted value a
+// fitEncoder and giving its kind a decode function.
 
 // modelKind describes one kind of model table.
 type modelKind struct {
@@ -79,7 +79,7 @@ type modelKind struct {
 	// configure reads the model's own arguments from opts.
 	configure func(opts options) (model, error)
 	// decode rebuilds a fit from its stored parts for the snapshot it was
-	// fitted on (issue 10); nil until stored fits exist.
+	// fitted on; nil for a kind that stores no fit.
 	decode func(m model, f *fitting, s *storedFit) (fitted, error)
 }
 
@@ -115,13 +115,13 @@ type spectrum interface {
 }
 
 // reporter is a fitted model that reports (name, value) pairs of what a
-// user needs to judge the fit, for ksql_model (next).
+// user needs to judge the fit, for ksql_model.
 type reporter interface {
 	report() [][2]any
 }
 
-// fitEncoder is a fitted model that can be stored in the shadow tables
-// (issue 10): its parts, each a named BLOB, are what the kind's decode
+// fitEncoder is a fitted model that can be stored in the shadow table:
+// its parts, each a named BLOB, are what the kind's decode
 // needs, with the snapshot, to rebuild the same fit bit for bit.
 type fitEncoder interface {
 	encode() ([]fitPart, error)
@@ -150,10 +150,7 @@ func (m modelModule) open(c *host.Conn, args []string, create bool) (tab host.Ta
 	defer guard(m.kind.name, &err)
 	t, err := m.newTable(c, args)
 	if err == nil && create {
-		err = t.src.validate(c)
-	}
-	if err == nil && create {
-		err = t.storeFirst()
+		err = t.create()
 	}
 	if err != nil {
 		return nil, prefix(m.kind.name, err)
@@ -164,16 +161,17 @@ func (m modelModule) open(c *host.Conn, args []string, create bool) (tab host.Ta
 
 // modelTable is one model table: the core's host.Table for every kind.
 type modelTable struct {
-	hc     *host.Conn
-	kind   *modelKind
-	name   ident // the virtual table's own schema and name
-	src    *source
-	model  model
-	cols   []string
-	fits   fitCache[fitted]
-	saved  *storedFit // the shadow table's fit, once read (stored.go)
-	loaded bool       // saved has been read
-	args   string     // the module arguments as given, for ksql_model
+	hc        *host.Conn
+	kind      *modelKind
+	name      ident // the virtual table's own schema and name
+	src       *source
+	model     model
+	cols      []string
+	fits      fitCache[fitted]
+	saved     *storedFit // the shadow table's fit, once read (stored.go)
+	savedNote string     // why saved is nil, for ksql_model
+	loaded    bool       // saved has been read
+	args      string     // the module arguments as given, for ksql_model
 	// last describes the fit in use, for ksql_model. It lives in memory
 	// only: a wall-clock time stored with the fit would make the stored
 	// bytes differ between the nodes of a cluster.
@@ -181,6 +179,7 @@ type modelTable struct {
 		restored bool
 		seconds  float64
 		at       time.Time
+		note     string // why the stored fit was not used
 	}
 }
 
@@ -231,18 +230,31 @@ func (t *modelTable) inputCol() int { return len(t.cols) + 1 }
 // INSERT INTO t(t) VALUES ('refit'), as FTS5's does.
 func (t *modelTable) commandCol() int { return len(t.cols) + 2 }
 
-// storeFirst fits the source at CREATE and stores the fit. A source that
-// cannot be fitted yet (empty, one class, ...) is not an error here: the
-// table reports it when read, as before, and stores nothing.
-func (t *modelTable) storeFirst() error {
-	snap, fit, err := t.current()
-	if err != nil {
-		if errors.Is(err, host.ErrInterrupted) {
+// create runs at CREATE VIRTUAL TABLE: the shadow table's name must be
+// free, and the source is fitted and the fit stored. A source with rows
+// that cannot be fitted fails the CREATE, which leaves nothing behind; an
+// empty source creates the table with nothing stored yet.
+func (t *modelTable) create() error {
+	if err := t.src.validate(t.hc); err != nil {
+		return err
+	}
+	if taken, err := t.tableExists(t.shadow()); err != nil || taken {
+		if err != nil {
 			return err
 		}
-		return nil
+		return fmt.Errorf("cannot create %s: a table named %s already exists, and %s would keep its fit there; drop or rename %s, or choose another name",
+			t.name.name, t.shadow().name, t.name.name, t.shadow().name)
 	}
-	return t.store(snap, fit)
+	snap, fit, err := t.current()
+	var empty emptySource
+	if err != nil && !errors.As(err, &empty) {
+		return err
+	}
+	if err := t.store(snap, fit); err != nil {
+		t.exec("DROP TABLE IF EXISTS " + t.shadow().sql())
+		return err
+	}
+	return nil
 }
 
 // BestIndex uses input = ? (one new object) and id = ? (one stored row);
@@ -430,6 +442,12 @@ func (n *newObject) kernels(basis []kernels.Object) ([]float64, error) {
 		}
 		return nil, err
 	}
+	for _, k := range kz {
+		if math.IsNaN(k) || math.IsInf(k, 0) {
+			return nil, fmt.Errorf("input: a kernel value against the fitted objects is %v; a model answers only for finite values "+
+				"(scale the input, or use normalize(...) or gauss(sigma=..., over=...) for string kernels)", k)
+		}
+	}
 	return kz, nil
 }
 
@@ -505,7 +523,8 @@ func (c *modelCursor) EOF() bool {
 	return c.pos >= len(c.rows)
 }
 
-func (c *modelCursor) Column(col int) (any, error) {
+func (c *modelCursor) Column(col int) (v any, err error) {
+	defer guard(c.t.kind.name, &err)
 	switch {
 	case col == c.t.inputCol():
 		return c.input, nil
@@ -529,12 +548,18 @@ func (c *modelCursor) Column(col int) (any, error) {
 func (c *modelCursor) Rowid() (int64, error) { return int64(c.pos), nil }
 func (c *modelCursor) Close() error          { return nil }
 
+// emptySource is the error of a source with nothing to fit: CREATE
+// accepts it, and reads report it until the source has rows.
+type emptySource struct{ error }
+
+func (e emptySource) Unwrap() error { return e.error }
+
 // errEmpty explains a source with nothing to fit.
 func errEmpty(snap *snapshot) error {
 	if len(snap.ids) == 0 {
-		return errors.New("the source has no rows; there is nothing to fit")
+		return emptySource{errors.New("the source has no rows; there is nothing to fit")}
 	}
-	return fmt.Errorf("all %d rows of the source have a NULL object; there is nothing to fit", len(snap.ids))
+	return emptySource{fmt.Errorf("all %d rows of the source have a NULL object; there is nothing to fit", len(snap.ids))}
 }
 
 // fitFailure is an error of the fit itself, a property of the data alone,

@@ -16,19 +16,29 @@ import (
 // keep theirs: one row per named part of the model's encoding (svm: its
 // support vectors, dual coefficients and intercepts; kpca: eigenvalues,
 // projections and centring terms; kernel_map: the map's coefficients),
-// plus 'module' (the module's name), 'source_sha256' (the hash of the
+// plus 'module' (the module's name, written when the table is created: it
+// marks the shadow table as the table's own), 'arguments' (the module
+// arguments the fit was made with), 'source_sha256' (the hash of the
 // source content the fit was made on) and 'checksum' (SHA-256 over every
 // other part's name and data). It is written when the table is created
 // and by INSERT INTO t(t) VALUES ('refit'); nothing else writes it.
 //
 // A connection that opens the table (a reopened database, a new process)
-// answers from the stored fit, without refitting, while the source's hash
-// is the stored one. When the source changed, a read refits in memory and
-// the shadow table stays as it was until the next 'refit': reads never
-// write, so read-only databases, PRAGMA query_only and read transactions
-// work, and every node of a replicated cluster holds the same bytes. A
-// shadow table whose checksum does not match (edited or truncated by hand)
-// is never trusted: the table refits in memory. DROP TABLE drops it.
+// answers from the stored fit, without refitting, while the arguments are
+// the table's own and the source's hash is the stored one. When the source
+// changed, a read refits in memory and the shadow table stays as it was
+// until the next 'refit': reads never write, so read-only databases, PRAGMA
+// query_only and read transactions work, and every node of a replicated
+// cluster holds the same bytes. A shadow table whose checksum does not
+// match (edited or truncated by hand), made by another module or with
+// other arguments (rows copied from another table), or whose decoded shape
+// is not the table's, is never trusted: the table refits in memory and
+// ksql_model says why.
+//
+// The shadow table belongs to its table: CREATE refuses a name whose
+// <name>_fit already exists, ALTER TABLE ... RENAME moves it (xRename),
+// and neither 'refit' nor DROP TABLE touches a <name>_fit that lacks the
+// table's 'module' row.
 
 // fitSuffix names a model table's shadow table.
 const fitSuffix = "_fit"
@@ -55,17 +65,19 @@ func checksum(parts []fitPart) []byte {
 	return h.Sum(nil)
 }
 
-// loadStored reads the shadow table; it returns nil when there is none or
-// when it fails its checks, so that the table refits instead.
-func (t *modelTable) loadStored() *storedFit {
+// loadStored reads the shadow table; it returns nil, and why, when there
+// is no fit there or it fails its checks, so that the table refits instead.
+func (t *modelTable) loadStored() (*storedFit, string) {
 	var parts []fitPart
-	var module, hash, sum []byte
+	var module, args, hash, sum []byte
 	err := t.hc.Query("SELECT part, data FROM "+t.shadow().sql(), nil, func(v []any) error {
 		name, _ := v[0].(string)
 		data, _ := v[1].([]byte)
 		switch name {
 		case "module":
 			module = data
+		case "arguments":
+			args = data
 		case "source_sha256":
 			hash = data
 		case "checksum":
@@ -76,12 +88,21 @@ func (t *modelTable) loadStored() *storedFit {
 		}
 		return nil
 	})
-	if err != nil || string(module) != t.kind.name || len(hash) != sha256.Size || !bytes.Equal(sum, checksum(parts)) {
-		return nil
+	switch {
+	case err != nil:
+		return nil, "no stored fit (" + sqliteMessage(err) + ")"
+	case sum == nil:
+		return nil, "no stored fit in " + t.shadow().name
+	case !bytes.Equal(sum, checksum(parts)) || len(hash) != sha256.Size:
+		return nil, "the stored fit in " + t.shadow().name + " fails its checksum (changed by hand?): not used"
+	case string(module) != t.kind.name:
+		return nil, fmt.Sprintf("%s holds a fit of module %s, not %s: not used", t.shadow().name, quoteExcerpt(string(module)), t.kind.name)
+	case string(args) != t.args:
+		return nil, fmt.Sprintf("%s holds a fit made with other arguments (%s): not used", t.shadow().name, quoteExcerpt(string(args)))
 	}
 	s := &storedFit{parts: parts}
 	copy(s.hash[:], hash)
-	return s
+	return s, ""
 }
 
 // part returns the stored part called name.
@@ -95,25 +116,34 @@ func (s *storedFit) part(name string) ([]byte, error) {
 }
 
 // store writes the fit of snap to the shadow table, replacing what it
-// held. A fit that cannot be encoded leaves the table empty.
+// held; nil fit stores nothing but the table's mark. It refuses a shadow
+// table that is not the table's own.
 func (t *modelTable) store(snap *snapshot, fit fitted) error {
 	sh := t.shadow().sql()
-	if err := t.exec("CREATE TABLE IF NOT EXISTS " + sh + "(part TEXT PRIMARY KEY, data BLOB) WITHOUT ROWID"); err != nil {
+	owned, exists, err := t.ownsShadow()
+	switch {
+	case err != nil:
 		return err
+	case exists && !owned:
+		return t.notOwned()
+	case !exists:
+		if err := t.exec("CREATE TABLE " + sh + "(part TEXT PRIMARY KEY, data BLOB) WITHOUT ROWID"); err != nil {
+			return err
+		}
 	}
 	if err := t.exec("DELETE FROM " + sh); err != nil {
 		return err
 	}
-	enc, ok := fit.(fitEncoder)
-	if !ok || fit == nil {
-		return nil
+	parts := []fitPart{{"module", []byte(t.kind.name)}}
+	if enc, ok := fit.(fitEncoder); ok && fit != nil {
+		fp, err := enc.encode()
+		if err != nil {
+			return err
+		}
+		parts = append(fp, fitPart{"module", []byte(t.kind.name)}, fitPart{"arguments", []byte(t.args)},
+			fitPart{"source_sha256", snap.hash[:]})
+		parts = append(parts, fitPart{"checksum", checksum(parts)})
 	}
-	parts, err := enc.encode()
-	if err != nil {
-		return err
-	}
-	parts = append(parts, fitPart{"module", []byte(t.kind.name)}, fitPart{"source_sha256", snap.hash[:]})
-	parts = append(parts, fitPart{"checksum", checksum(parts)})
 	for _, p := range parts {
 		if err := t.exec("INSERT INTO "+sh+"(part, data) VALUES (?, ?)", p.name, p.data); err != nil {
 			return err
@@ -122,31 +152,126 @@ func (t *modelTable) store(snap *snapshot, fit fitted) error {
 	return nil
 }
 
+// ownsShadow says whether <name>_fit exists and whether it is this
+// table's: it has this module's 'module' row, which CREATE wrote.
+func (t *modelTable) ownsShadow() (owned, exists bool, err error) {
+	if exists, err = t.tableExists(t.shadow()); err != nil || !exists {
+		return false, exists, err
+	}
+	var module []byte
+	err = t.hc.Query("SELECT data FROM "+t.shadow().sql()+" WHERE part = 'module'", nil, func(v []any) error {
+		module, _ = v[0].([]byte)
+		return nil
+	})
+	if err != nil { // another shape: a user's own table
+		return false, true, nil
+	}
+	return string(module) == t.kind.name, true, nil
+}
+
+func (t *modelTable) notOwned() error {
+	return fmt.Errorf("%s is not the fit table of %s (it lacks the row part = 'module' that %s writes): ksql neither writes nor drops it; rename it, or choose another name for the %s table",
+		t.shadow().name, t.name.name, t.kind.name, t.kind.name)
+}
+
+// tableExists says whether a table, view or virtual table called id
+// exists in id's schema (names compare as SQLite's do, without case).
+func (t *modelTable) tableExists(id ident) (bool, error) {
+	found := false
+	err := t.hc.Query("SELECT 1 FROM "+sqlIdent(id.schema)+".sqlite_master WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE",
+		[]any{id.name}, func([]any) error { found = true; return nil })
+	return found, err
+}
+
 // exec runs a statement that returns no rows on the table's connection.
 func (t *modelTable) exec(q string, args ...any) error {
 	return t.hc.Query(q, args, func([]any) error { return nil })
 }
 
-// dropStored removes the shadow table (DROP TABLE of the model table).
+// dropStored removes the shadow table (DROP TABLE of the model table),
+// unless it is not the table's own.
 func (t *modelTable) dropStored() error {
-	return t.exec("DROP TABLE IF EXISTS " + t.shadow().sql())
+	owned, _, err := t.ownsShadow()
+	if err != nil || !owned {
+		return err
+	}
+	return t.exec("DROP TABLE " + t.shadow().sql())
 }
 
-// restore returns the stored fit for snap when there is one for its
-// content and the model can decode it; nil otherwise.
+// Rename follows ALTER TABLE ... RENAME (xRename): the shadow table moves
+// with its table, as FTS5's do, and a name whose shadow table is taken is
+// refused.
+func (t *modelTable) Rename(newName string) (err error) {
+	defer guard(t.kind.name, &err)
+	to := ident{schema: t.name.schema, name: newName + fitSuffix}
+	owned, _, err := t.ownsShadow()
+	if err == nil && owned && !strings.EqualFold(to.name, t.shadow().name) {
+		var taken bool
+		if taken, err = t.tableExists(to); err == nil && taken {
+			err = fmt.Errorf("cannot rename %s to %s: %s keeps its fit in a table named %s, and one already exists",
+				t.name.name, newName, t.name.name, to.name)
+		}
+		if err == nil {
+			err = t.exec("ALTER TABLE " + t.shadow().sql() + " RENAME TO " + sqlIdent(to.name))
+		}
+	}
+	if err != nil {
+		return prefix(t.kind.name, err)
+	}
+	reg := registryOf(t.hc)
+	reg.remove(t)
+	t.name.name = newName
+	reg.add(t)
+	return nil
+}
+
+var _ host.Renamer = (*modelTable)(nil)
+
+// restore returns the stored fit for f's snapshot when there is one for
+// its content and arguments and the model can decode it; nil otherwise,
+// with the reason kept for ksql_model.
 func (t *modelTable) restore(f *fitting) fitted {
 	if !t.loaded {
-		t.saved, t.loaded = t.loadStored(), true
+		t.saved, t.savedNote = t.loadStored()
+		t.loaded = true
 	}
-	if t.saved == nil || t.saved.hash != f.snap.hash || t.kind.decode == nil {
+	switch {
+	case t.saved == nil:
+		t.last.note = t.savedNote
+		return nil
+	case t.kind.decode == nil:
+		t.last.note = "this module does not store fits"
+		return nil
+	case t.saved.hash != f.snap.hash:
+		t.last.note = "the source changed since the stored fit was made (INSERT INTO " + t.name.name + "(" + t.name.name + ") VALUES ('refit') stores a new one)"
 		return nil
 	}
 	fit, err := t.kind.decode(t.model, f, t.saved)
+	if err == nil {
+		err = checkShape(fit, len(t.cols), len(f.snap.objs))
+	}
 	if err != nil {
-		t.saved = nil // damaged beyond the checksum's reach: never trust it again
+		t.saved, t.savedNote = nil, "the stored fit in "+t.shadow().name+" does not match the table: "+err.Error()+": not used"
+		t.last.note = t.savedNote // damaged beyond the checksum's reach: never trust it again
 		return nil
 	}
 	return fit
+}
+
+// checkShape fills every stored row and answers once, recovering, so
+// that a stored fit whose decoded shape is not the table's is refused
+// here rather than failing a read later.
+func checkShape(fit fitted, cols, n int) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("its shape is not the table's (%v)", r)
+		}
+	}()
+	row := make([]any, cols)
+	for o := 0; o < n; o++ {
+		fit.stored(o, row)
+	}
+	return nil
 }
 
 // command runs INSERT INTO t(t) VALUES (cmd): 'refit' fits the source as
@@ -157,7 +282,7 @@ func (t *modelTable) command(cmd any) error {
 			quoteExcerpt(fmt.Sprint(cmd)), t.name.name, t.name.name)
 	}
 	t.fits = fitCache[fitted]{}
-	t.saved, t.loaded = nil, true
+	t.saved, t.savedNote, t.loaded = nil, "", true
 	snap, fit, err := t.current()
 	if err != nil {
 		return err

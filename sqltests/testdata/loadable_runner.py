@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Runs SQL for sqltests on Python's sqlite3 module with ksql loaded as an
-extension (the library built from cmd/ksql-ext): one in-memory connection,
+extension (the library built from cmd/ksql-ext): one connection (in memory,
+or to the database named by $KSQL_RUNNER_DB),
 sqlite-vec loaded first when its library is given too (as the Go drivers
 bundle it), one JSON request per line on stdin, one JSON answer per line on stdout.
 
@@ -11,6 +12,7 @@ Values are typed exactly: {"i": "12"}, {"f": "0.1"} (repr, so inf and nan
 survive), {"s": hex of UTF-8}, {"b": hex}, null.
 """
 import json
+import os
 import sqlite3
 import sys
 
@@ -42,7 +44,8 @@ def statements(sql):
 
 
 def main():
-    conn = sqlite3.connect(":memory:", isolation_level=None)
+    db = os.environ.get("KSQL_RUNNER_DB") or ":memory:"
+    conn = sqlite3.connect(db, isolation_level=None, uri=db.startswith("file:"))
     conn.text_factory = lambda b: b.decode("utf-8", "surrogateescape")
     conn.enable_load_extension(True)
     for lib in sys.argv[1:]:
