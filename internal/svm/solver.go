@@ -565,8 +565,13 @@ func (s *solver) reconstructGradient() error {
 				}
 			}
 			s.g[i] = sum
+			// Counted per column: cached columns make no callback, so
+			// the whole loop could be seconds without a check.
+			if err := s.poll.add(n); err != nil {
+				return err
+			}
 		}
-		return s.poll.add((l - n) * n)
+		return nil
 	}
 	for i := 0; i < n; i++ {
 		if s.status[i] != free {
@@ -582,8 +587,11 @@ func (s *solver) reconstructGradient() error {
 		for k := range g {
 			g[k] += a * float64(q[k])
 		}
+		if err := s.poll.add(l - n); err != nil {
+			return err
+		}
 	}
-	return s.poll.add(nFree * (l - n))
+	return nil
 }
 
 // shrink is libsvm's do_shrinking: once the violation is within 10·eps the
