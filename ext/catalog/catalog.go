@@ -55,6 +55,7 @@ var Extension = host.Extension{
 	Settings: []*host.Setting{
 		host.MaxDPCells,
 		transducer.MaxRows,
+		transducer.MaxBytes,
 		vtab.MaxGramBytes,
 		vtab.MaxSVMCacheBytes,
 		vtab.MaxKLMSEpochs,

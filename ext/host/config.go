@@ -33,7 +33,7 @@ func (s *Setting) Get(c *Conn) int64 { return c.Config.get(s) }
 // declared here because the SQL functions, the virtual tables and Explain's
 // wording all use it.
 var MaxDPCells = &Setting{Name: "max_dp_cells", Default: 500_000_000, Min: 1, Max: 1 << 62,
-	Doc: "largest string-kernel table per call: |s|·|t| cells for subseq, p·|s|·|t| for subseq(p) and ssk, |s|+|t| for ngram, n·|s|·|t| for gappy, (|s|+1)·(|t|+1)·states of T∘T⁻¹ for rational (and the states and arcs of T∘T⁻¹ when it is composed)"}
+	Doc: "largest string-kernel table per call: |s|·|t| cells for subseq, p·|s|·|t| for subseq(p) and ssk, |s|+|t| for ngram, n·|s|·|t| for gappy, (|s|+1)·(|t|+1)·states of T∘T⁻¹ for rational (max_fst_bytes bounds composing T∘T⁻¹)"}
 
 // Config holds the values of the settings for one connection. Unset
 // settings have their default. It is safe for concurrent use.

@@ -22,8 +22,8 @@ func Explain(err error) error {
 	}
 	var se *fst.SizeError
 	if errors.As(err, &se) {
-		hint := fmt.Sprintf("the composed transducer T∘T⁻¹ would have more than max_dp_cells = %d states and arcs; "+
-			"raise it with ksql_config('max_dp_cells', N)", se.Max)
+		hint := fmt.Sprintf("the composed transducer T∘T⁻¹ would need more than max_fst_bytes = %d bytes; "+
+			"raise it with ksql_config('max_fst_bytes', N)", se.Max)
 		return errors.New(strings.Replace(err.Error(), se.Error(), hint, 1))
 	}
 	return err

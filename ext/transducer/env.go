@@ -8,8 +8,11 @@ package transducer
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -22,55 +25,58 @@ import (
 var MaxRows = &host.Setting{Name: "max_fst_rows", Default: 1_000_000, Min: 1, Max: 1 << 40,
 	Doc: "largest transducer table (rows) that rational(fst=...) and transducer_weight read"}
 
+// MaxBytes bounds the memory of one composed transducer T∘T⁻¹ (its states
+// and arcs while it is built and compiled).
+var MaxBytes = &host.Setting{Name: "max_fst_bytes", Default: 1 << 30, Min: 1 << 10, Max: 1 << 50,
+	Doc: "largest composed transducer T∘T⁻¹ (bytes) that rational(fst=...) builds"}
+
 // Env is one connection's transducer tables. Prepare reads them on the
 // goroutine that runs the statement; Resolve, which kernels call from any
 // worker, only returns what Prepare read, so that no worker ever runs SQL.
+//
+// Every Prepare reads the rows again, through SQL, and keys what it keeps
+// on their content: nothing cheaper tells the table as SQL sees it now. A
+// ROLLBACK restores rows without moving any counter (total_changes,
+// data_version), a TEMP table shadows a main one, another connection
+// commits to an attached database whose data_version the main one does
+// not share. Reading costs O(rows); composing T∘T⁻¹, far dearer, happens
+// only for a content not seen last time.
 type Env struct {
-	c    *host.Conn
-	mu   sync.Mutex
-	tabs map[string]*entry
+	c       *host.Conn
+	mu      sync.Mutex
+	tabs    map[string]*entry
+	reading map[string]bool  // names whose rows are being read now
+	cycle   map[string]error // the error a read found reading its own name
 }
 
 var _ kernels.Env = (*Env)(nil)
 
 type entry struct {
-	stamp stamp
-	sum   [32]byte
-	tab   *fst.Table
+	sum [32]byte
+	tab *fst.Table
 }
-
-// stamp says whether anything a table read could see has changed since:
-// rows changed on this connection, a commit by another, a schema change.
-// The row bound is part of it, so that a lowered bound applies at once.
-type stamp struct{ changes, data, schema, maxRows int64 }
 
 type envKey struct{}
 
 // For returns connection c's Env.
 func For(c *host.Conn) *Env {
-	return c.Value(envKey{}, func() any { return &Env{c: c, tabs: map[string]*entry{}} }).(*Env)
+	return c.Value(envKey{}, func() any {
+		return &Env{c: c, tabs: map[string]*entry{}, reading: map[string]bool{}, cycle: map[string]error{}}
+	}).(*Env)
 }
 
-// Prepare reads the transducer tables that spec refers to, unless nothing
-// has changed since they were last read. It must run on the goroutine of
-// the statement, before any evaluation of spec.
+// Prepare reads the transducer tables that spec refers to. It must run on
+// the goroutine of the statement, before any evaluation of spec.
 func (e *Env) Prepare(spec *kernels.Spec) error {
-	var st stamp
-	read := false
+	var done []string
 	for _, r := range spec.References() {
-		if r.Kernel != "rational" || r.Param != kernels.FSTKind {
+		if r.Kernel != "rational" || r.Param != kernels.FSTKind || slices.Contains(done, r.Name) {
 			continue
 		}
-		if !read {
-			var err error
-			if st, err = e.stamp(); err != nil {
-				return err
-			}
-			read = true
-		}
-		if _, err := e.table(r.Name, st); err != nil {
+		if _, err := e.table(r.Name); err != nil {
 			return err
 		}
+		done = append(done, r.Name)
 	}
 	return nil
 }
@@ -94,13 +100,7 @@ func (e *Env) Digest(spec *kernels.Spec) ([]byte, error) {
 }
 
 // Table returns the rows of the transducer table name as they are now.
-func (e *Env) Table(name string) (*fst.Table, error) {
-	st, err := e.stamp()
-	if err != nil {
-		return nil, err
-	}
-	return e.table(name, st)
-}
+func (e *Env) Table(name string) (*fst.Table, error) { return e.table(name) }
 
 // Resolve implements kernels.Env for tables Prepare has read.
 func (e *Env) Resolve(kind, name string) (any, error) {
@@ -112,55 +112,64 @@ func (e *Env) Resolve(kind, name string) (any, error) {
 	return nil, fmt.Errorf("rational: fst=%s was not read before evaluation (a ksql bug)", name)
 }
 
-func (e *Env) stamp() (stamp, error) {
-	st := stamp{maxRows: MaxRows.Get(e.c)}
-	err := e.c.Query("SELECT total_changes(), (SELECT data_version FROM pragma_data_version), "+
-		"(SELECT schema_version FROM pragma_schema_version)", nil, func(v []any) error {
-		st.changes, _ = v[0].(int64)
-		st.data, _ = v[1].(int64)
-		st.schema, _ = v[2].(int64)
-		return nil
-	})
-	return st, err
-}
-
-// table returns name's rows, re-reading them when st differs from the
-// stamp of the last read and keeping the old fst.Table when they are the same.
-func (e *Env) table(name string, st stamp) (*fst.Table, error) {
-	e.mu.Lock()
-	en := e.tabs[name]
-	e.mu.Unlock()
-	if en != nil && en.stamp == st {
-		return en.tab, nil
-	}
+// table reads name's rows and returns the fst.Table of their content: the
+// one kept from the last read when the content is the same.
+func (e *Env) table(name string) (*fst.Table, error) {
 	rows, sum, err := e.read(name)
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	if err != nil {
-		e.mu.Lock()
 		delete(e.tabs, name)
-		e.mu.Unlock()
 		return nil, err
 	}
+	en := e.tabs[name]
 	if en == nil || en.sum != sum {
 		en = &entry{sum: sum, tab: fst.NewTable(rows)}
+		e.tabs[name] = en
 		e.c.Stats.TransducerLoads.Add(1)
-	} else {
-		en = &entry{sum: sum, tab: en.tab}
 	}
-	en.stamp = st
-	e.mu.Lock()
-	e.tabs[name] = en
-	e.mu.Unlock()
+	en.tab.SetMaxBytes(MaxBytes.Get(e.c))
 	return en.tab, nil
 }
 
 func quote(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
 
-// read returns the rows of table name and a hash of their content.
+// read returns the rows of table name and a
+// hash of their content. A table whose rows, read through SQL, need name
+// itself again (a view calling rational(fst=name) or transducer_weight
+// over name) is refused at the second level, before the recursion can
+// exhaust the stack.
 func (e *Env) read(name string) ([]fst.Row, [32]byte, error) {
+	key := asciiLower(name)
+	e.mu.Lock()
+	if e.reading[key] {
+		err := fmt.Errorf("rational(fst=%s): the table %s reads itself: reading its rows calls rational(fst=%s) or transducer_weight('%s', ...) again",
+			name, name, name, name)
+		e.cycle[key] = err
+		e.mu.Unlock()
+		return nil, [32]byte{}, err
+	}
+	e.reading[key] = true
+	e.mu.Unlock()
+	rows, sum, err := e.scan(name)
+	e.mu.Lock()
+	delete(e.reading, key)
+	if cyc := e.cycle[key]; cyc != nil {
+		delete(e.cycle, key)
+		if err != nil {
+			err = cyc // the inner error, whole, not wrapped in its query's
+		}
+	}
+	e.mu.Unlock()
+	return rows, sum, err
+}
+
+// scan runs the read of table name.
+func (e *Env) scan(name string) ([]fst.Row, [32]byte, error) {
 	max := MaxRows.Get(e.c)
 	var rows []fst.Row
+	var enc []byte
 	h := sha256.New()
-	var buf [8]byte
 	q := "SELECT src, dst, input, output, weight FROM " + quote(name)
 	err := e.c.Query(q, nil, func(v []any) error {
 		if int64(len(rows)) >= max {
@@ -171,27 +180,62 @@ func (e *Env) read(name string) ([]fst.Row, [32]byte, error) {
 			return fmt.Errorf("row %d: %v", len(rows)+1, err)
 		}
 		rows = append(rows, r)
-		for _, x := range []int64{r.Src, r.Dst, int64(math.Float64bits(r.Weight))} {
-			binary.LittleEndian.PutUint64(buf[:], uint64(x))
-			h.Write(buf[:])
-		}
-		fmt.Fprintf(h, "%t%d:%s%d:%s", r.Final, len(r.In), r.In, len(r.Out), r.Out)
+		enc = encode(enc[:0], &r)
+		h.Write(enc)
 		return nil
 	})
 	if err != nil {
-		switch msg := err.Error(); {
-		case strings.Contains(msg, "no such table"):
-			err = fmt.Errorf("no table %s (a transducer is a table of arcs: src, dst, input, output, weight)", name)
-		case strings.Contains(msg, "no such column"):
-			msg = msg[strings.Index(msg, "no such column"):]
-			if i := strings.Index(msg, " ("); i >= 0 {
-				msg = msg[:i] // the driver's result code
-			}
-			err = fmt.Errorf("%s (a transducer table has columns src, dst, input, output, weight)", msg)
+		var cyc bool
+		e.mu.Lock()
+		cyc = e.cycle[asciiLower(name)] != nil
+		e.mu.Unlock()
+		if !cyc {
+			err = readError(name, err)
 		}
-		return nil, [32]byte{}, fmt.Errorf("rational(fst=%s): %w", name, err)
+		return nil, [32]byte{}, err
 	}
 	var sum [32]byte
 	h.Sum(sum[:0])
 	return rows, sum, nil
+}
+
+// encode appends what the content hash covers of one row (the bytes that
+// stored fits were hashed with: keep them).
+func encode(b []byte, r *fst.Row) []byte {
+	for _, x := range []int64{r.Src, r.Dst, int64(math.Float64bits(r.Weight))} {
+		b = binary.LittleEndian.AppendUint64(b, uint64(x))
+	}
+	b = strconv.AppendBool(b, r.Final)
+	b = strconv.AppendInt(b, int64(len(r.In)), 10)
+	b = append(append(b, ':'), r.In...)
+	b = strconv.AppendInt(b, int64(len(r.Out)), 10)
+	return append(append(b, ':'), r.Out...)
+}
+
+// readError words the failure of reading table name.
+func readError(name string, err error) error {
+	if errors.Is(err, host.ErrInterrupted) {
+		return err
+	}
+	switch msg := err.Error(); {
+	case strings.Contains(msg, "no such table"):
+		err = fmt.Errorf("no table %s (a transducer is a table of arcs: src, dst, input, output, weight)", name)
+	case strings.Contains(msg, "no such column"):
+		msg = msg[strings.Index(msg, "no such column"):]
+		if i := strings.Index(msg, " ("); i >= 0 {
+			msg = msg[:i] // the driver's result code
+		}
+		err = fmt.Errorf("%s (a transducer table has columns src, dst, input, output, weight)", msg)
+	}
+	return fmt.Errorf("rational(fst=%s): %w", name, err)
+}
+
+// asciiLower folds name as SQLite compares identifiers (ASCII letters only).
+func asciiLower(name string) string {
+	return strings.Map(func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, name)
 }

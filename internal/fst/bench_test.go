@@ -55,7 +55,7 @@ func BenchmarkRational(b *testing.B) {
 		{"allsubseq", func() *FST { return allSubsequences(alphabet) }},
 	}
 	for _, mc := range machines {
-		k, err := NewKernelFST(mc.f(), strkernel.Limits{})
+		k, err := NewKernelFST(mc.f(), Bound{})
 		if err != nil {
 			b.Fatal(err)
 		}

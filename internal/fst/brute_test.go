@@ -266,7 +266,7 @@ func TestBruteForce(t *testing.T) {
 		if epsEps != (err != nil) {
 			t.Fatalf("it %d: ε:ε cycle %v, Compile error %v", it, epsEps, err)
 		}
-		kern, kerr := NewKernelFST(f, strkernel.Limits{})
+		kern, kerr := NewKernelFST(f, Bound{})
 		if epsIn != (kerr != nil) {
 			t.Fatalf("it %d: ε-input cycle %v, NewKernelFST error %v", it, epsIn, kerr)
 		}
@@ -288,8 +288,8 @@ func TestBruteForce(t *testing.T) {
 				if err != nil || !closeRel(got.Float64(), want, 1e-12) {
 					t.Fatalf("it %d: T(%v, %v) = %v, %v; enumeration %v", it, x, y, got.Float64(), err, want)
 				}
-				c1, err1 := Compose(Acceptor(x), f, strkernel.Limits{})
-				c2, err2 := Compose(c1, Acceptor(y), strkernel.Limits{})
+				c1, err1 := Compose(Acceptor(x), f, Bound{})
+				c2, err2 := Compose(c1, Acceptor(y), Bound{})
 				ps, err3 := PathSum(c2)
 				if err := errors.Join(err1, err2, err3); err != nil || !closeRel(ps.Float64(), want, 1e-12) {
 					t.Fatalf("it %d: PathSum(A_x∘T∘A_y) = %v, %v; enumeration %v", it, ps.Float64(), err, want)

@@ -105,10 +105,11 @@ func (b *Builder) Build() (*FST, error) {
 // raw is a machine under construction: arcs in any order with their
 // source states, start state 0.
 type raw struct {
-	src   []int32
-	arcs  []Arc
-	final []float64
-	names []int64 // nil: states are their own names
+	src    []int32
+	arcs   []Arc
+	final  []float64
+	finalE []int32 // nil: all 0 (see FST.finalE)
+	names  []int64 // nil: states are their own names
 }
 
 // connect returns the machine restricted to the states that are reachable
@@ -158,11 +159,35 @@ func (r *raw) connect() (*FST, []int32) {
 	for i := range id {
 		id[i] = -1
 	}
-	f := &FST{}
+	// Slices are made at their final size: Bytes bounds what a
+	// composition allocates per state and arc.
+	states, arcs := 0, 0
 	for _, q := range order {
 		if live[q] {
-			id[q] = int32(len(f.final))
+			id[q] = int32(states)
+			states++
+		}
+	}
+	for _, q := range order {
+		for _, i := range fwd.out(q) {
+			if id[q] >= 0 && id[r.arcs[i].Dst] >= 0 {
+				arcs++
+			}
+		}
+	}
+	f := &FST{final: make([]float64, 0, states), arcs: make([]Arc, 0, arcs)}
+	if r.finalE != nil {
+		f.finalE = make([]int32, 0, states)
+	}
+	if r.names != nil {
+		f.names = make([]int64, 0, states)
+	}
+	for _, q := range order {
+		if live[q] {
 			f.final = append(f.final, r.final[q])
+			if r.finalE != nil {
+				f.finalE = append(f.finalE, r.finalE[q])
+			}
 			if r.names != nil {
 				f.names = append(f.names, r.names[q])
 			}

@@ -95,14 +95,13 @@ func (e *CycleError) Error() string {
 	return fmt.Sprintf("the machine has a cycle through states %s; PathSum needs an acyclic machine", cycleList(e.States))
 }
 
-// SizeError is a composition that would exceed Limits.MaxCells states and
-// arcs.
+// SizeError is a composition that would hold more than Bound.MaxBytes.
 type SizeError struct {
-	Cells, Max int64 // Cells: states and arcs made when the bound was passed
+	Bytes, Max int64 // Bytes: what the states and arcs made held when the bound was passed
 }
 
 func (e *SizeError) Error() string {
-	return fmt.Sprintf("the composed transducer has more than %d states and arcs (the bound)", e.Max)
+	return fmt.Sprintf("the composed transducer would need more than %d bytes (the bound)", e.Max)
 }
 
 // SymbolError is a symbol text that is not exactly one symbol of the unit.

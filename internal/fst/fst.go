@@ -35,6 +35,8 @@ package fst
 import (
 	"fmt"
 	"math"
+
+	"github.com/ksql/ksql/internal/xfloat"
 )
 
 // Label is a symbol id. Epsilon (0) is the empty string; symbols are
@@ -48,10 +50,14 @@ const Epsilon Label = 0
 // no arc reads or writes it.
 const NoLabel Label = -1
 
-// Arc is a transition to state Dst reading In, writing Out, with weight W.
+// Arc is a transition to state Dst reading In, writing Out, with weight
+// W·2^E. E is 0 but on arcs that Compose made from weights whose product
+// leaves the range of float64 (two arcs of 1e200): such a weight is kept
+// exactly rather than as +Inf or 0.
 type Arc struct {
 	In, Out Label
 	Dst     int32
+	E       int32
 	W       float64
 }
 
@@ -60,10 +66,11 @@ type Arc struct {
 // (Builder and Compose remove the others). An FST is immutable and safe for
 // concurrent use.
 type FST struct {
-	final []float64 // final weight per state, 0 if not final
-	off   []int32   // arcs of state q are arcs[off[q]:off[q+1]]
-	arcs  []Arc
-	names []int64 // the caller's id of each state (Builder), for errors
+	final  []float64 // final weight per state, 0 if not final
+	finalE []int32   // nil, or the final weight of q is final[q]·2^finalE[q] (see Arc.E)
+	off    []int32   // arcs of state q are arcs[off[q]:off[q+1]]
+	arcs   []Arc
+	names  []int64 // the caller's id of each state (Builder), for errors
 }
 
 // NumStates returns the number of states.
@@ -75,8 +82,47 @@ func (f *FST) NumArcs() int { return len(f.arcs) }
 // Arcs returns the arcs leaving state q; the caller must not modify them.
 func (f *FST) Arcs(q int) []Arc { return f.arcs[f.off[q]:f.off[q+1]] }
 
-// Final returns the final weight of state q (0: not final).
-func (f *FST) Final(q int) float64 { return f.final[q] }
+// Final returns the final weight of state q (0: not final), ±Inf or 0
+// past the range of float64 (see FinalX).
+func (f *FST) Final(q int) float64 { return f.FinalX(q).Float64() }
+
+// FinalX returns the final weight of state q with its whole exponent.
+func (f *FST) FinalX(q int) xfloat.F {
+	if f.finalE == nil {
+		return xfloat.New(f.final[q])
+	}
+	return xfloat.Make(f.final[q], int64(f.finalE[q]))
+}
+
+// finalW returns the final weight of state q as w·2^e.
+func (f *FST) finalW(q int32) (float64, int32) {
+	if f.finalE == nil {
+		return f.final[q], 0
+	}
+	return f.final[q], f.finalE[q]
+}
+
+// Weight returns a's weight with its whole exponent.
+func (a Arc) Weight() xfloat.F { return xfloat.Make(a.W, int64(a.E)) }
+
+// mulW returns the product of the weights w1·2^e1 and w2·2^e2 as w·2^e:
+// the float64 product itself with e = 0 when that is exact to rounding (a
+// normal float64, or 0 for a factor 0), else the product of the
+// mantissas, so that nothing overflows to +Inf or underflows to 0.
+func mulW(w1 float64, e1 int32, w2 float64, e2 int32) (float64, int32) {
+	p := w1 * w2
+	if e1 == 0 && e2 == 0 {
+		if a := math.Abs(p); a >= 0x1p-1022 && a <= math.MaxFloat64 || w1 == 0 || w2 == 0 {
+			return p, 0
+		}
+	}
+	if w1 == 0 || w2 == 0 {
+		return 0, 0
+	}
+	m1, x1 := math.Frexp(w1)
+	m2, x2 := math.Frexp(w2)
+	return m1 * m2, int32(x1) + int32(x2) + e1 + e2
+}
 
 // Name returns the caller's id of state q: the id given to the Builder, or
 // q itself for a machine made by Compose.
@@ -115,7 +161,7 @@ func (f *FST) HasNegative() bool {
 // Invert returns T⁻¹: every arc with input and output swapped, so that
 // T⁻¹(y, x) = T(x, y).
 func (f *FST) Invert() *FST {
-	g := &FST{final: f.final, off: f.off, names: f.names, arcs: make([]Arc, len(f.arcs))}
+	g := &FST{final: f.final, finalE: f.finalE, off: f.off, names: f.names, arcs: make([]Arc, len(f.arcs))}
 	for i, a := range f.arcs {
 		a.In, a.Out = a.Out, a.In
 		g.arcs[i] = a

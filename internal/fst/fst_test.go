@@ -142,15 +142,15 @@ func TestEpsilonFilter(t *testing.T) {
 	b, _ := buildRows([]row{arc(0, 1, Epsilon, 2, 1), fin(1, 1)})
 	x, y := []Label{1}, []Label{2}
 	sum := func(c *FST) float64 {
-		l, _ := Compose(Acceptor(x), c, strkernel.Limits{})
-		r, _ := Compose(l, Acceptor(y), strkernel.Limits{})
+		l, _ := Compose(Acceptor(x), c, Bound{})
+		r, _ := Compose(l, Acceptor(y), Bound{})
 		v, err := PathSum(r)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return v.Float64()
 	}
-	ab, _ := Compose(a, b, strkernel.Limits{})
+	ab, _ := Compose(a, b, Bound{})
 	if got := sum(ab); got != 1 {
 		t.Errorf("filtered (a∘b)(1, 2) = %v, want 1", got)
 	}
@@ -161,7 +161,7 @@ func TestEpsilonFilter(t *testing.T) {
 	a2, _ := buildRows([]row{arc(0, 1, 1, Epsilon, 1), arc(1, 2, 1, Epsilon, 1), fin(2, 1)})
 	b2, _ := buildRows([]row{arc(0, 1, Epsilon, 2, 1), arc(1, 2, Epsilon, 2, 1), fin(2, 1)})
 	x, y = []Label{1, 1}, []Label{2, 2}
-	ab2, _ := Compose(a2, b2, strkernel.Limits{})
+	ab2, _ := Compose(a2, b2, Bound{})
 	if got, naive := sum(ab2), sum(naiveCompose(a2, b2)); got != 1 || naive != 13 {
 		t.Errorf("runs of 2: filtered %v (want 1), naive %v (want 13)", got, naive)
 	}
@@ -180,7 +180,7 @@ func TestComposeBrute(t *testing.T) {
 			rb.hasCycle(func(x rawArc) bool { return x.in == Epsilon && x.out == Epsilon }) {
 			continue
 		}
-		ab, err := Compose(a, b, strkernel.Limits{})
+		ab, err := Compose(a, b, Bound{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -243,13 +243,13 @@ func TestCycles(t *testing.T) {
 	if _, err := Compile(g); err != nil {
 		t.Errorf("an ε:2 loop is no ε:ε cycle: %v", err)
 	}
-	_, err = NewKernelFST(g, strkernel.Limits{})
+	_, err = NewKernelFST(g, Bound{})
 	if !errors.As(err, &ec) || !slices.Equal(ec.States, []int64{1}) || !ec.InputOnly {
 		t.Errorf("NewKernelFST: %v", err)
 	}
 	// An ε:ε cycle off every accepting path is harmless.
 	h, _ := buildRows([]row{arc(0, 1, 1, 1, 1), fin(1, 1), arc(0, 2, Epsilon, Epsilon, 1), arc(2, 2, Epsilon, Epsilon, 1)})
-	if _, err := NewKernelFST(h, strkernel.Limits{}); err != nil {
+	if _, err := NewKernelFST(h, Bound{}); err != nil {
 		t.Errorf("dead cycle: %v", err)
 	}
 	var ce *CycleError
@@ -262,7 +262,7 @@ func TestCycles(t *testing.T) {
 // composition's a SizeError, and Check stops a long call.
 func TestLimits(t *testing.T) {
 	tr := gappyFST(t, Gappy{N: 2, Lambda: 0.5}, []Label{1, 2})
-	k, err := NewKernelFST(tr, strkernel.Limits{})
+	k, err := NewKernelFST(tr, Bound{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +282,7 @@ func TestLimits(t *testing.T) {
 	if _, err := k.EvalLabels(x, x, nil, strkernel.Limits{MaxCells: want}); err != nil {
 		t.Errorf("at the bound: %v", err)
 	}
-	_, err = NewKernelFST(tr, strkernel.Limits{MaxCells: 10})
+	_, err = NewKernelFST(tr, Bound{MaxBytes: 10})
 	var se *SizeError
 	if !errors.As(err, &se) || se.Max != 10 {
 		t.Errorf("compose: %v", err)

@@ -52,7 +52,7 @@ func gappyEngine(t testing.TB, g Gappy, k int) *Kernel {
 	for i := range alphabet {
 		alphabet[i] = Label(i + 1)
 	}
-	kern, err := NewKernelFST(gappyFST(t, g, alphabet), strkernel.Limits{})
+	kern, err := NewKernelFST(gappyFST(t, g, alphabet), Bound{})
 	if err != nil {
 		t.Fatal(err)
 	}

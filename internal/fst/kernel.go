@@ -100,7 +100,7 @@ func (t *Transducer) Weight(x, y string, ws *Workspace, lim strkernel.Limits) (x
 // cycle reading ε: T∘T⁻¹ would pair it with itself into an ε:ε cycle, and
 // the sum over z would be infinite. lim bounds the composition (a
 // *SizeError).
-func Rational(f *FST, lim strkernel.Limits) (*FST, error) {
+func Rational(f *FST, lim Bound) (*FST, error) {
 	if err := epsCycle(f, true); err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ type Kernel struct {
 }
 
 // NewKernel composes T∘T⁻¹ for t; see Rational for its errors.
-func NewKernel(t *Transducer, lim strkernel.Limits) (*Kernel, error) {
+func NewKernel(t *Transducer, lim Bound) (*Kernel, error) {
 	k, err := NewKernelFST(t.fst, lim)
 	if err != nil {
 		return nil, err
@@ -130,7 +130,7 @@ func NewKernel(t *Transducer, lim strkernel.Limits) (*Kernel, error) {
 
 // NewKernelFST is NewKernel for a machine without a symbol table: Eval is
 // then unavailable and EvalLabels takes labels.
-func NewKernelFST(f *FST, lim strkernel.Limits) (*Kernel, error) {
+func NewKernelFST(f *FST, lim Bound) (*Kernel, error) {
 	u, err := Rational(f, lim)
 	if err != nil {
 		return nil, err

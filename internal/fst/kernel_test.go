@@ -39,7 +39,7 @@ func bigramTable(t testing.TB, unit strkernel.Unit, symbols []string) *Transduce
 // 3, and transducer_weight('bigram', 'abab', 'ab') is the count of ab, 2.
 func TestDesignExample(t *testing.T) {
 	tr := bigramTable(t, strkernel.Char, []string{"a", "b"})
-	k, err := NewKernel(tr, strkernel.Limits{})
+	k, err := NewKernel(tr, Bound{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestBigramIsNgram(t *testing.T) {
 				}
 			}
 		}
-		k, err := NewKernel(bigramTable(t, unit, alphabet), strkernel.Limits{})
+		k, err := NewKernel(bigramTable(t, unit, alphabet), Bound{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,7 +132,7 @@ func TestKernelSymmetricBits(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		k, err := NewKernelFST(f, strkernel.Limits{})
+		k, err := NewKernelFST(f, Bound{})
 		if err != nil {
 			continue
 		}
@@ -163,7 +163,7 @@ func TestNegativeWeights(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		k, err := NewKernelFST(f, strkernel.Limits{})
+		k, err := NewKernelFST(f, Bound{})
 		if err != nil {
 			continue
 		}

@@ -37,7 +37,7 @@ import (
 type Machine struct {
 	nq      int
 	start   int32
-	final   []float64
+	final   []xfloat.F
 	in      labelMap // input label → 1…nA; 0 for labels no arc reads
 	out     labelMap // output label → 1…nB
 	nA, nB  int
@@ -97,9 +97,22 @@ func (m *labelMap) get(l Label) int32 {
 // denseLimit: labels below it are mapped by a slice.
 const denseLimit = 1 << 21
 
-// newLabelMap numbers the distinct non-ε labels in ascending order.
+// arcKind is 0 for an ε:ε arc, 1 for x:ε, 2 for ε:y, 3 for x:y.
+func arcKind(a Arc) int {
+	k := 0
+	if a.In != Epsilon {
+		k |= 1
+	}
+	if a.Out != Epsilon {
+		k |= 2
+	}
+	return k
+}
+
+// newLabelMap numbers the distinct non-ε labels in ascending order. It
+// sorts labels in place.
 func newLabelMap(labels []Label) (labelMap, int) {
-	ls := slices.Clone(labels)
+	ls := labels
 	slices.Sort(ls)
 	ls = slices.Compact(ls)
 	if len(ls) > 0 && ls[0] == Epsilon {
@@ -128,7 +141,7 @@ func Compile(f *FST) (*Machine, error) {
 	if cyc != nil {
 		return nil, &EpsilonCycleError{States: f.nameList(cyc)}
 	}
-	m := &Machine{nq: f.NumStates(), final: make([]float64, f.NumStates()), arcs: f.NumArcs()}
+	m := &Machine{nq: f.NumStates(), final: make([]xfloat.F, f.NumStates()), arcs: f.NumArcs()}
 	if m.nq == 0 {
 		return m, nil
 	}
@@ -136,21 +149,26 @@ func Compile(f *FST) (*Machine, error) {
 	m.names = make([]int64, m.nq)
 	for k, q := range order {
 		id[q] = int32(k)
-		m.final[k] = f.final[q]
+		m.final[k] = f.FinalX(int(q))
 		m.names[k] = f.Name(int(q))
 	}
 	m.start = id[0]
-	var ins, outs []Label
-	for _, a := range f.arcs {
-		ins, outs = append(ins, a.In), append(outs, a.Out)
+	// Slices are made at their final size: Bytes bounds what compiling
+	// allocates per arc.
+	ins, outs := make([]Label, len(f.arcs)), make([]Label, len(f.arcs))
+	var n [4]int // ε:ε, x:ε, ε:y, x:y
+	for i, a := range f.arcs {
+		ins[i], outs[i] = a.In, a.Out
+		n[arcKind(a)]++
 	}
 	m.in, m.nA = newLabelMap(ins)
 	m.out, m.nB = newLabelMap(outs)
 	type keyed = keyedArc
-	var ee, ae, eb, ab []keyed
+	ee, ae := make([]keyed, 0, n[0]), make([]keyed, 0, n[1])
+	eb, ab := make([]keyed, 0, n[2]), make([]keyed, 0, n[3])
 	for q := range m.nq {
 		for _, x := range f.Arcs(q) {
-			w, wk := split(x.W)
+			w, wk := split(x.W, x.E)
 			k := keyed{m.in.get(x.In), m.out.get(x.Out), marc{id[q], id[x.Dst], w, wk}}
 			switch {
 			case k.a == 0 && k.b == 0:
@@ -270,9 +288,14 @@ type keyedArc struct {
 	marc
 }
 
-// split returns w as v·2^(256·k) with v in [2^-128, 2^128).
-func split(w float64) (float64, int64) {
+// split returns w·2^x as v·2^(256·k) with v in [2^-128, 2^128).
+func split(w float64, x int32) (float64, int64) {
 	e := entry{v: w}
+	if x != 0 && w != 0 {
+		f := xfloat.Make(w, int64(x)) // f.M in [0.5, 1)
+		e.k = f.E >> 8                // floor(f.E / 256)
+		e.v = math.Ldexp(f.M, int(f.E-e.k<<8))
+	}
 	e.norm()
 	return e.v, e.k
 }
@@ -497,8 +520,8 @@ func (m *Machine) pair(ax, by []int32, ws *Workspace, lim strkernel.Limits) (xfl
 	}
 	var sum xfloat.F
 	for q, f := range m.final {
-		if e := prev[q*w+w-1]; f != 0 && e.v != 0 {
-			sum = xfloat.Add(sum, xfloat.Mul(xfloat.New(f), xfloat.Make(e.v, 256*e.k)))
+		if e := prev[q*w+w-1]; !f.IsZero() && e.v != 0 {
+			sum = xfloat.Add(sum, xfloat.Mul(f, xfloat.Make(e.v, 256*e.k)))
 		}
 	}
 	return sum, nil

@@ -43,7 +43,7 @@ func TestAgainstOpenFst(t *testing.T) {
 		if err != nil {
 			t.Fatalf("case %d: %v", ci, err)
 		}
-		k, err := NewKernelFST(f, strkernel.Limits{})
+		k, err := NewKernelFST(f, Bound{})
 		if err != nil {
 			t.Fatalf("case %d: %v", ci, err)
 		}

@@ -26,10 +26,10 @@ func PathSum(f *FST) (xfloat.F, error) {
 			continue
 		}
 		for _, a := range f.Arcs(int(q)) {
-			d[a.Dst] = xfloat.Add(d[a.Dst], xfloat.Mul(d[q], xfloat.New(a.W)))
+			d[a.Dst] = xfloat.Add(d[a.Dst], xfloat.Mul(d[q], a.Weight()))
 		}
-		if w := f.final[q]; w != 0 {
-			total = xfloat.Add(total, xfloat.Mul(d[q], xfloat.New(w)))
+		if w := f.FinalX(int(q)); !w.IsZero() {
+			total = xfloat.Add(total, xfloat.Mul(d[q], w))
 		}
 	}
 	return total, nil

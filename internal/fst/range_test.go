@@ -28,7 +28,7 @@ func TestLongClosedForms(t *testing.T) {
 	for _, w := range []float64{2, 0.5} {
 		f, _ := buildRows([]row{arc(0, 0, 1, 1, w), fin(0, 1)})
 		m, _ := Compile(f)
-		k, err := NewKernelFST(f, strkernel.Limits{})
+		k, err := NewKernelFST(f, Bound{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +120,7 @@ func TestAllSubsequencesLong(t *testing.T) {
 	for l := 1; l <= syms.Len(); l++ {
 		alphabet = append(alphabet, Label(l))
 	}
-	k, err := NewKernelFST(allSubsequences(alphabet), strkernel.Limits{})
+	k, err := NewKernelFST(allSubsequences(alphabet), Bound{})
 	if err != nil {
 		t.Fatal(err)
 	}

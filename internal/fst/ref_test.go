@@ -48,7 +48,7 @@ func (m *Machine) refPair(ax, by []int32) xfloat.F {
 	}
 	var sum xfloat.F
 	for q, w := range m.final {
-		sum = xfloat.Add(sum, xfloat.Mul(xfloat.New(w), prev[n*nq+q]))
+		sum = xfloat.Add(sum, xfloat.Mul(w, prev[n*nq+q]))
 	}
 	return sum
 }

@@ -3,6 +3,7 @@ package fst
 import (
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ksql/ksql/internal/strkernel"
 )
@@ -22,9 +23,10 @@ type Row struct {
 // caller that keeps one Table per content composes T∘T⁻¹ once. It is safe
 // for concurrent use.
 type Table struct {
-	rows  []Row
-	mu    sync.Mutex
-	units [2]tableUnit
+	rows     []Row
+	mu       sync.Mutex
+	units    [2]tableUnit
+	maxBytes atomic.Int64 // Bound.MaxBytes of the compositions (0: none)
 }
 
 type tableUnit struct {
@@ -36,6 +38,10 @@ type tableUnit struct {
 
 // NewTable returns the table of rows; it keeps rows.
 func NewTable(rows []Row) *Table { return &Table{rows: rows} }
+
+// SetMaxBytes sets the bound on the memory of the compositions that Kernel
+// makes from now on (see Bound; 0: none).
+func (t *Table) SetMaxBytes(n int64) { t.maxBytes.Store(n) }
 
 // Len returns the number of rows.
 func (t *Table) Len() int { return len(t.rows) }
@@ -70,8 +76,10 @@ func (t *Table) transducer(u strkernel.Unit) (*Transducer, error) {
 }
 
 // Kernel returns the rational kernel T∘T⁻¹ of the rows for unit u,
-// composed once. A composition past lim's bound or interrupted is not
-// kept, so a later call with a larger bound can succeed.
+// composed once, within the bound of SetMaxBytes (lim.MaxCells bounds each
+// pair, not the composition), lim.Check polled. A composition past the
+// bound or interrupted is not kept, so a later call with a larger bound
+// can succeed.
 func (t *Table) Kernel(u strkernel.Unit, lim strkernel.Limits) (*Kernel, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -83,7 +91,7 @@ func (t *Table) Kernel(u strkernel.Unit, lim strkernel.Limits) (*Kernel, error) 
 	if err != nil {
 		return nil, err
 	}
-	k, err := NewKernel(tr, lim)
+	k, err := NewKernel(tr, Bound{MaxBytes: t.maxBytes.Load(), Check: lim.Check})
 	var cyc *EpsilonCycleError
 	if err == nil || errors.As(err, &cyc) {
 		tu.k, tu.kerr = k, err

@@ -261,10 +261,10 @@ func (f *FST) WriteText(w io.Writer, syms *Symbols) error {
 	for q := range f.NumStates() {
 		for _, a := range f.Arcs(q) {
 			fmt.Fprintf(bw, "%d\t%d\t%s\t%s", f.Name(q), f.Name(int(a.Dst)), label(a.In), label(a.Out))
-			writeWeight(bw, a.W)
+			writeWeight(bw, a.Weight().Float64())
 		}
-		if f.final[q] != 0 {
-			writeFinal(bw, f.Name(q), f.final[q])
+		if w := f.Final(q); w != 0 {
+			writeFinal(bw, f.Name(q), w)
 		}
 	}
 	return bw.Flush()

@@ -166,8 +166,8 @@ func TestTransducerText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k1, _ := NewKernel(tr, strkernel.Limits{})
-	k2, _ := NewKernel(back, strkernel.Limits{})
+	k1, _ := NewKernel(tr, Bound{})
+	k2, _ := NewKernel(back, Bound{})
 	for _, p := range [][2]string{{"ab ab", "b abж"}, {"жж ж", "ж жж"}} {
 		a, _ := k1.Eval(p[0], p[1], nil, strkernel.Limits{})
 		c, _ := k2.Eval(p[0], p[1], nil, strkernel.Limits{})
