@@ -1,6 +1,7 @@
 package kpca
 
 import (
+	"errors"
 	"fmt"
 	"github.com/ksql/ksql/internal/dense"
 	"math"
@@ -137,9 +138,7 @@ func fitNystrom(C []float64, n int, landmarks []int, k int, poll func() error) (
 	mirrorUpper(G, m, m)
 	// Projections Φ_c·V = C_c·(M·V): C is centred.
 	project := func(coef, proj []float64) error {
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: n, Cols: m, Stride: m, Data: C},
-			blas64.General{Rows: m, Cols: k, Stride: k, Data: coef}, 0, blas64.General{Rows: n, Cols: k, Stride: k, Data: proj})
-		return nil
+		return dense.Mul(false, n, k, m, C, m, coef, k, proj, k, poll)
 	}
 	return nystromModel(G, mean, M, minW, n, landmarks, k, project, poll)
 }
@@ -165,8 +164,14 @@ func centre(C []float64, n, m int) []float64 {
 func nystromModel(G, mean, M []float64, minW float64, n int, landmarks []int, k int,
 	project func(coef, proj []float64) error, poll func() error) (*Model, error) {
 	m := len(landmarks)
+	if sameToLandmarks(G, mean, n, m) {
+		return nil, ErrIdenticalToLandmarks
+	}
 	r := len(M) / m
-	S, mu := sandwich(G, M, mean, m, r)
+	S, mu, err := sandwich(G, M, mean, m, r, poll)
+	if err != nil {
+		return nil, err
+	}
 	var trace float64
 	for i := 0; i < r; i++ {
 		trace += S[i*r+i]
@@ -177,7 +182,6 @@ func nystromModel(G, mean, M []float64, minW float64, n int, landmarks []int, k 
 	// Only k of S's r eigenpairs are wanted: Lanczos on S (as exact kPCA
 	// on K) where the dense solver would rotate all r of them.
 	var res *eigResult
-	var err error
 	if Auto.resolve(r, k) == Lanczos {
 		res, err = lanczos(newUpperOp(S, r, r, workerCount(0)), r, k, poll)
 	} else {
@@ -194,17 +198,18 @@ func nystromModel(G, mean, M []float64, minW float64, n int, landmarks []int, k 
 	}
 	mod := newModel(res.vals, trace, minW, n, k)
 	mod.Solver, mod.landmarks = "nystrom", slices.Clone(landmarks)
-	coef := func() {
-		mod.coef = make([]float64, m*k)
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: m, Cols: r, Stride: r, Data: M},
-			blas64.General{Rows: r, Cols: k, Stride: k, Data: res.vecs}, 0, blas64.General{Rows: m, Cols: k, Stride: k, Data: mod.coef})
+	mod.coef = make([]float64, m*k)
+	coef := func() error { return dense.Mul(false, m, k, r, M, r, res.vecs, k, mod.coef, k, poll) }
+	if err := coef(); err != nil {
+		return nil, err
 	}
-	coef()
 	if err := project(mod.coef, mod.proj); err != nil {
 		return nil, err
 	}
 	flipLike(mod.proj, res.vecs, n, r, k)
-	coef() // with the flipped signs
+	if err := coef(); err != nil { // with the flipped signs
+		return nil, err
+	}
 	for j := 0; j < k; j++ {
 		for i := 0; i < r; i++ {
 			mod.offset[j] += mu[i] * res.vecs[i*k+j]
@@ -267,6 +272,33 @@ func landmarkCol(err error, landmarks []int) error {
 }
 
 // inverseSqrtLandmarks returns M = U_r·Σ_r^(−1/2) (m×r row-major) for the
+// ErrIdenticalToLandmarks is a Nyström fit's ErrIdentical: every object has
+// the same kernel values against every landmark (to their rounding), so
+// the approximation maps them all to one point. Its components would be
+// rounding noise, or there would be none, which a *ComponentsError would
+// report as a rank without saying why.
+var ErrIdenticalToLandmarks = errors.New("all objects are identical under the kernel as the landmarks see them " +
+	"(each has the same kernel values against every landmark), so there are no principal components")
+
+// sameToLandmarks reports whether the centred kernel values C_c are zero to
+// their rounding: the root mean square of each column, sqrt(G_jj/n), is at
+// most 4n·ε times the largest column mean, the rounding of n identical
+// rows' mean with room to spare (the test ErrIdentical makes on an exact
+// fit's centred Gram matrix).
+func sameToLandmarks(G, mean []float64, n, m int) bool {
+	scale := 0.0
+	for _, v := range mean {
+		scale = math.Max(scale, math.Abs(v))
+	}
+	tol := 4 * float64(n) * eps * scale
+	for j := 0; j < m; j++ {
+		if G[j*m+j] > float64(n)*tol*tol {
+			return false
+		}
+	}
+	return true
+}
+
 // landmark block W = C[L, :], and W's smallest eigenvalue.
 func inverseSqrtLandmarks(C []float64, landmarks []int, m int, poll func() error) ([]float64, float64, error) {
 	W := make([]float64, m*m)
@@ -305,13 +337,17 @@ func inverseSqrt(W []float64, m int, poll func() error) ([]float64, float64, err
 
 // sandwich returns S = Mᵀ·G·M (r×r, exactly symmetric) and μ = Mᵀ·c̄,
 // the features' covariance and mean from C_cᵀC_c (m×m) and C's means.
-func sandwich(G, M, mean []float64, m, r int) (S, mu []float64) {
-	mM := blas64.General{Rows: m, Cols: r, Stride: r, Data: M}
-	GM := blas64.General{Rows: m, Cols: r, Stride: r, Data: make([]float64, m*r)}
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: m, Cols: m, Stride: m, Data: G}, mM, 0, GM)
-	SG := blas64.General{Rows: r, Cols: r, Stride: r, Data: make([]float64, r*r)}
-	blas64.Gemm(blas.Trans, blas.NoTrans, 1, mM, GM, 0, SG)
-	S = SG.Data
+// With thousands of landmarks the products are seconds: poll is checked
+// between bands of rows.
+func sandwich(G, M, mean []float64, m, r int, poll func() error) (S, mu []float64, err error) {
+	GM := make([]float64, m*r)
+	if err := dense.Mul(false, m, r, m, G, m, M, r, GM, r, poll); err != nil {
+		return nil, nil, err
+	}
+	S = make([]float64, r*r)
+	if err := dense.Mul(true, r, r, m, M, r, GM, r, S, r, poll); err != nil {
+		return nil, nil, err
+	}
 	for i := 0; i < r; i++ { // exactly symmetric, as the eigensolver reads one triangle
 		for j := i + 1; j < r; j++ {
 			v := (S[i*r+j] + S[j*r+i]) / 2
@@ -319,8 +355,9 @@ func sandwich(G, M, mean []float64, m, r int) (S, mu []float64) {
 		}
 	}
 	mu = make([]float64, r)
+	mM := blas64.General{Rows: m, Cols: r, Stride: r, Data: M}
 	blas64.Gemv(blas.Trans, 1, mM, blas64.Vector{N: m, Inc: 1, Data: mean}, 0, blas64.Vector{N: r, Inc: 1, Data: mu})
-	return S, mu
+	return S, mu, nil
 }
 
 // flipLike applies the sign rule to the n×k projections and flips the

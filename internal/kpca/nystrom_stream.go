@@ -2,8 +2,6 @@ package kpca
 
 import (
 	"github.com/ksql/ksql/internal/dense"
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -47,12 +45,11 @@ func FitNystromStream(n int, landmarks []int, block BlockFunc, opt Options) (*Mo
 		return nil, landmarkCol(err, landmarks)
 	}
 	project := func(coef, proj []float64) error {
-		return landmarkCol(forBlocks(n, m, buf, block, poll, func(lo, hi int, C []float64) {
+		return landmarkCol(forBlocks(n, m, buf, block, poll, func(lo, hi int, C []float64) error {
 			for i := 0; i < hi-lo; i++ {
 				floats.Sub(C[i*m:(i+1)*m], mean)
 			}
-			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: hi - lo, Cols: m, Stride: m, Data: C},
-				blas64.General{Rows: m, Cols: k, Stride: k, Data: coef}, 0, blas64.General{Rows: hi - lo, Cols: k, Stride: k, Data: proj[lo*k:]})
+			return dense.Mul(false, hi-lo, k, m, C, m, coef, k, proj[lo*k:], k, poll)
 		}), landmarks)
 	}
 	return nystromModel(G, mean, M, minW, n, landmarks, k, project, poll)
@@ -85,8 +82,7 @@ func streamMoments(n, m int, buf []float64, block BlockFunc, poll func() error) 
 	var work dense.CrossWork
 	sum := make([]float64, m)
 	G := make([]float64, m*m)
-	var cerr error
-	err := forBlocks(n, m, buf, block, poll, func(lo, hi int, C []float64) {
+	err := forBlocks(n, m, buf, block, poll, func(lo, hi int, C []float64) error {
 		if shift == nil {
 			shift = make([]float64, m)
 			for i := 0; i < hi-lo; i++ {
@@ -99,13 +95,8 @@ func streamMoments(n, m int, buf []float64, block BlockFunc, poll func() error) 
 			floats.Sub(row, shift)
 			floats.Add(sum, row)
 		}
-		if cerr == nil {
-			cerr = work.Product(C, hi-lo, m, G, poll)
-		}
+		return work.Product(C, hi-lo, m, G, poll)
 	})
-	if err == nil {
-		err = cerr
-	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -120,8 +111,8 @@ func streamMoments(n, m int, buf []float64, block BlockFunc, poll func() error) 
 }
 
 // forBlocks asks block for the kernel values of StreamRows objects at a
-// time, checks them and hands them to f.
-func forBlocks(n, m int, buf []float64, block BlockFunc, poll func() error, f func(lo, hi int, C []float64)) error {
+// time, checks them and hands them to f, whose error stops it.
+func forBlocks(n, m int, buf []float64, block BlockFunc, poll func() error, f func(lo, hi int, C []float64) error) error {
 	for lo := 0; lo < n; lo += StreamRows {
 		if err := poll(); err != nil {
 			return err
@@ -136,7 +127,9 @@ func forBlocks(n, m int, buf []float64, block BlockFunc, poll func() error, f fu
 				return err
 			}
 		}
-		f(lo, hi, C)
+		if err := f(lo, hi, C); err != nil {
+			return err
+		}
 	}
 	return nil
 }

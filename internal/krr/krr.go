@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ksql/ksql/internal/dense"
@@ -226,11 +224,11 @@ func fitMoments(CtCv, Cty, Wv []float64, alpha float64, poll func() error) ([]fl
 		}
 	}
 	T := make([]float64, m*r)
-	if err := bandMul(false, m, r, m, S, m, M, r, T, r, poll); err != nil {
+	if err := dense.Mul(false, m, r, m, S, m, M, r, T, r, poll); err != nil {
 		return nil, err
 	}
 	P := make([]float64, r*r)
-	if err := bandMul(true, r, r, m, M, r, T, r, P, r, poll); err != nil {
+	if err := dense.Mul(true, r, r, m, M, r, T, r, P, r, poll); err != nil {
 		return nil, err
 	}
 	for a := 0; a < r; a++ {
@@ -248,27 +246,6 @@ func fitMoments(CtCv, Cty, Wv []float64, alpha float64, poll func() error) ([]fl
 	beta := mat.NewVecDense(m, nil)
 	beta.MulVec(mat.NewDense(m, r, M), mat.NewVecDense(r, w))
 	return beta.RawVector().Data, nil
-}
-
-// bandMul sets the rows×cols matrix D = op(A)·B, op(A) being A (rows×k)
-// or, with trans, Aᵀ (A k×rows), a band of D's rows at a time with poll
-// before each.
-func bandMul(trans bool, rows, cols, k int, A []float64, lda int, B []float64, ldb int, D []float64, ldd int, poll func() error) error {
-	const bandWork = 1 << 23 // multiply–adds: a few milliseconds
-	band := max(1, bandWork/max(1, cols*k))
-	bi := blas64.Implementation()
-	for r0 := 0; r0 < rows; r0 += band {
-		if err := poll(); err != nil {
-			return err
-		}
-		rb := min(band, rows-r0)
-		if trans {
-			bi.Dgemm(blas.Trans, blas.NoTrans, rb, cols, k, 1, A[r0:], lda, B, ldb, 0, D[r0*ldd:], ldd)
-		} else {
-			bi.Dgemm(blas.NoTrans, blas.NoTrans, rb, cols, k, 1, A[r0*lda:], lda, B, ldb, 0, D[r0*ldd:], ldd)
-		}
-	}
-	return nil
 }
 
 // Predict returns Σ_i c_i·kz_i.
