@@ -35,7 +35,7 @@ func (k *anovaKernel) Eval(a, b *Object, _ *Workspace) (xfloat.F, error) {
 	x, z := a.Vec, b.Vec
 	var s float64
 	for i := range x.Len() {
-		s += math.Exp(-k.term(x.At(i), z.At(i)))
+		s += fastExp(-k.term(x.At(i), z.At(i)))
 	}
 	return xfloat.Pow(xfloat.New(s), k.degree), nil
 }

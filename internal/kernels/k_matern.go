@@ -73,9 +73,9 @@ func (k *maternKernel) OfSqDist(d2 xfloat.F) xfloat.F {
 	case t > maternFar:
 		return xfloat.F{}
 	case t > 700:
-		return xfloat.New(math.Exp(math.Log(k.poly(t)) - t))
+		return xfloat.New(fastExp(math.Log(k.poly(t)) - t))
 	}
-	return xfloat.New(k.poly(t) * math.Exp(-t))
+	return xfloat.New(k.poly(t) * fastExp(-t))
 }
 
 // SqDistOf is 2 − 2K. 1 − K = e^(−t)·(e^t − poly(t)), and e^t − poly(t)
@@ -108,7 +108,7 @@ func (k *maternKernel) SqDistOf(d2 xfloat.F) xfloat.F {
 		term *= t / n
 		s += term
 	}
-	return xfloat.New(2 * math.Exp(-t) * s)
+	return xfloat.New(2 * fastExp(-t) * s)
 }
 
 // SqDist is SqDistOf of the vectors' squared distance; K(a,a) − K(b,b)

@@ -55,7 +55,7 @@ func (k *periodicKernel) arg(a, b Vec) (float64, error) {
 
 func (k *periodicKernel) Eval(a, b *Object, _ *Workspace) (xfloat.F, error) {
 	u, err := k.arg(a.Vec, b.Vec)
-	return xfloat.New(math.Exp(-u)), err
+	return xfloat.New(fastExp(-u)), err
 }
 
 // SqDist is 2 − 2K = −2·expm1(−arg), without cancellation; K(a,a) − K(b,b)

@@ -55,7 +55,7 @@ func (k *rqKernel) Eval(a, b *Object, _ *Workspace) (xfloat.F, error) {
 	return k.OfSqDist(SqDistX(a.Vec, b.Vec)), nil
 }
 
-func (k *rqKernel) OfSqDist(d2 xfloat.F) xfloat.F { return xfloat.New(math.Exp(-k.logTerm(d2))) }
+func (k *rqKernel) OfSqDist(d2 xfloat.F) xfloat.F { return xfloat.New(fastExp(-k.logTerm(d2))) }
 
 // SqDistOf is 2 − 2K = −2·expm1(−α·ln(1 + u)), without cancellation.
 func (k *rqKernel) SqDistOf(d2 xfloat.F) xfloat.F {
