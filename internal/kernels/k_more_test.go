@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -495,5 +496,34 @@ func BenchmarkGramMore(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestMoreInLanguage: the shell's words and .kernels text come from the
+// table, so they know the new kernels, their parameters and examples;
+// every example parses.
+func TestMoreInLanguage(t *testing.T) {
+	words, help := Words(), Help()
+	for _, name := range []string{"sigmoid", "rq", "matern", "periodic", "chi2", "anova"} {
+		d := MustLookup(name)
+		if !slices.Contains(words, name) {
+			t.Errorf("Words() lacks %s", name)
+		}
+		for _, p := range d.Params {
+			if !slices.Contains(words, p.Name) {
+				t.Errorf("Words() lacks %s's parameter %s", name, p.Name)
+			}
+		}
+		if len(d.Examples) == 0 {
+			t.Errorf("%s has no example", name)
+		}
+		for _, ex := range d.Examples {
+			if !strings.Contains(help, ex.Spec) {
+				t.Errorf("Help() lacks %s", ex.Spec)
+			}
+			if _, err := Parse(ex.Spec); err != nil {
+				t.Errorf("example %s: %v", ex.Spec, err)
+			}
+		}
 	}
 }
