@@ -93,8 +93,13 @@ var helpTopics = map[string]string{
                                the others are grey "other"
   Rows whose x or y is NULL, NaN or infinite are left out, with a warning.
   Options:
-    --out FILE     FILE ends in .png, .svg or .pdf; without it the picture
-                   goes to the temporary directory (ksql-plot-N.png)
+    --out FILE     FILE ends in .png, .svg, .pdf or .html; without it the
+                   picture goes to the temporary directory (ksql-plot-N.png)
+    --html FILE    one self-contained page (it loads nothing): the scatter
+                   as SVG with the legend and axes, a tooltip on each point,
+                   zoom (wheel) and pan (drag)
+    --label COL    the column whose text is the tooltip (default: the
+                   point's values); only with --html
     --title TEXT   a title (none by default)
     --size WxH     in pixels (default 900x640)
     --xlabel TEXT, --ylabel TEXT   axis labels (default: the column names)

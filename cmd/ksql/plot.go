@@ -38,14 +38,15 @@ const (
 // a blot, and an endless query would otherwise hold memory until killed.
 var plotRowLimit = 5_000_000
 
-var plotFormats = []string{".png", ".svg", ".pdf"}
+var plotFormats = []string{".png", ".svg", ".pdf", ".html"}
 
 // plotOptions are .plot's options.
 type plotOptions struct {
 	out            string
 	title          string
 	xlabel, ylabel string
-	width, height  int // pixels
+	width, height  int    // pixels
+	label          string // the column whose values are the tooltips of --html
 }
 
 func cmdPlot(s *Shell, _ *source, _ []string, rest string) error {
@@ -71,6 +72,9 @@ func cmdPlot(s *Shell, _ *source, _ []string, rest string) error {
 	}
 	sc, err := newScatter(cols, rows)
 	if err != nil {
+		return fmt.Errorf(".plot: %v", err)
+	}
+	if err := sc.setTips(cols, rows, o); err != nil {
 		return fmt.Errorf(".plot: %v", err)
 	}
 	if o.out == "" {
@@ -111,6 +115,13 @@ func parsePlotArgs(rest string) (*plotOptions, string, error) {
 		switch opt {
 		case "--out", "-o":
 			o.out = val
+		case "--html":
+			if !isHTML(val) {
+				return nil, "", fmt.Errorf("--html takes a file name ending in .html; got %q", val)
+			}
+			o.out = val
+		case "--label":
+			o.label = val
 		case "--title":
 			o.title = val
 		case "--xlabel":
@@ -127,14 +138,19 @@ func parsePlotArgs(rest string) (*plotOptions, string, error) {
 				return nil, "", fmt.Errorf("--size takes WIDTHxHEIGHT in pixels, from 200x150 to 10000x10000; got %q", val)
 			}
 		default:
-			return nil, "", fmt.Errorf("unknown option %q (options: --out FILE, --title TEXT, --size WxH, --xlabel TEXT, --ylabel TEXT)", opt)
+			return nil, "", fmt.Errorf("unknown option %q (options: --out FILE, --html FILE, --label COLUMN, --title TEXT, --size WxH, --xlabel TEXT, --ylabel TEXT)", opt)
 		}
 	}
 	if rest == "" {
 		return nil, "", fmt.Errorf("no query given")
 	}
+	if o.label != "" && !isHTML(o.out) {
+		return nil, "", fmt.Errorf("--label is for the tooltips of --html FILE")
+	}
 	return o, rest, nil
 }
+
+func isHTML(out string) bool { return strings.ToLower(filepath.Ext(out)) == ".html" }
 
 func checkPlotPath(out string) error {
 	if !slices.Contains(plotFormats, strings.ToLower(filepath.Ext(out))) {
@@ -207,6 +223,11 @@ type scatter struct {
 	// Powers of ten that x, y and the colour scale are divided by before
 	// drawing (see drawScale).
 	xExp, yExp, cExp int
+	keep             []int // the row of each point
+	groupOf          []int // per point, its group
+	// For --html: the tooltip of each point, and where draw put it.
+	tips  []string
+	marks []mark
 }
 
 // group is one colour of a categorical colouring.
@@ -247,7 +268,7 @@ func newScatter(cols []column, rows [][]any) (*scatter, error) {
 			keep = append(keep, i)
 		}
 	}
-	sc.skipped = len(rows) - len(sc.pts)
+	sc.skipped, sc.keep = len(rows)-len(sc.pts), keep
 	if len(sc.pts) == 0 {
 		return nil, fmt.Errorf("no row has finite numbers in both %s and %s", sc.xName, sc.yName)
 	}
@@ -397,6 +418,13 @@ func (sc *scatter) groupBy(names []string, numeric bool) {
 		}
 		return strings.Compare(a.name, b.name)
 	})
+	for k, g := range sc.groups {
+		index[g.name] = k
+	}
+	sc.groupOf = make([]int, len(names))
+	for i, n := range names {
+		sc.groupOf[i] = index[n]
+	}
 }
 
 // clip shortens text for the picture to n characters, ending in "…",
@@ -517,6 +545,9 @@ func markerSize(n int) (vg.Length, uint8) {
 
 func (sc *scatter) render(o *plotOptions) error {
 	format := strings.ToLower(strings.TrimPrefix(filepath.Ext(o.out), "."))
+	if isHTML(o.out) {
+		format = "svg"
+	}
 	w := vg.Length(o.width) * vg.Inch / pixelsPerInch
 	h := vg.Length(o.height) * vg.Inch / pixelsPerInch
 	cw, err := draw.NewFormattedCanvas(w, h, format)
@@ -531,6 +562,14 @@ func (sc *scatter) render(o *plotOptions) error {
 	var buf bytes.Buffer
 	if _, err := cw.WriteTo(&buf); err != nil {
 		return err
+	}
+	if isHTML(o.out) {
+		page, err := sc.htmlPage(buf.String(), o, h)
+		if err != nil {
+			return err
+		}
+		buf.Reset()
+		buf.WriteString(page)
 	}
 	if err := os.WriteFile(o.out, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("cannot write %q: %v", o.out, unwrapPath(err))
@@ -559,6 +598,10 @@ func (sc *scatter) draw(dc draw.Canvas, o *plotOptions) error {
 	side, sideW := sc.sidePanel()
 	main := draw.Crop(area, 0, -sideW, 0, 0)
 	p.Draw(main)
+	if sc.tips != nil {
+		data := p.DataCanvas(main)
+		sc.place(p, &data)
+	}
 	if side != nil {
 		// Line the panel up with the data area, between the axes.
 		data := p.DataCanvas(main)
@@ -586,6 +629,11 @@ func (sc *scatter) mainPlot(o *plotOptions) (*plot.Plot, error) {
 	p.Add(plotter.NewGrid())
 	radius, alpha := markerSize(len(sc.pts))
 	switch {
+	case sc.tips != nil:
+		// The page draws the points itself (htmlPage).
+		if err := sc.addLabels(p); err != nil {
+			return nil, err
+		}
 	case sc.groups != nil:
 		// Grey groups (NULL, other) first, underneath the coloured ones.
 		for _, grey := range []bool{true, false} {
@@ -620,25 +668,34 @@ func (sc *scatter) mainPlot(o *plotOptions) (*plot.Plot, error) {
 			}
 		}
 		p.Add(s)
-		if sc.labels != nil {
-			short := make([]string, len(sc.labels))
-			for i, l := range sc.labels {
-				short[i] = clip(l, maxNameRunes)
-			}
-			l, err := plotter.NewLabels(plotter.XYLabels{XYs: sc.pts, Labels: short})
-			if err != nil {
-				return nil, err
-			}
-			for i := range l.TextStyle {
-				l.TextStyle[i].XAlign = draw.XLeft
-				l.TextStyle[i].Font.Size = 9
-			}
-			l.Offset = vg.Point{X: 4}
-			p.Add(l)
+		if err := sc.addLabels(p); err != nil {
+			return nil, err
 		}
 	}
 	sc.padAxes(p)
 	return p, nil
+}
+
+// addLabels writes the text labels next to the points, if any.
+func (sc *scatter) addLabels(p *plot.Plot) error {
+	if sc.labels == nil {
+		return nil
+	}
+	short := make([]string, len(sc.labels))
+	for i, l := range sc.labels {
+		short[i] = clip(l, maxNameRunes)
+	}
+	l, err := plotter.NewLabels(plotter.XYLabels{XYs: sc.pts, Labels: short})
+	if err != nil {
+		return err
+	}
+	for i := range l.TextStyle {
+		l.TextStyle[i].XAlign = draw.XLeft
+		l.TextStyle[i].Font.Size = 9
+	}
+	l.Offset = vg.Point{X: 4}
+	p.Add(l)
+	return nil
 }
 
 // padAxes widens the axes by 5% of the data's range on each side (or by 1

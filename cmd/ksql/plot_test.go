@@ -161,7 +161,10 @@ func TestPlotErrors(t *testing.T) {
 		".plot --out a.gif SELECT x, y FROM pts\n" +
 		".plot --out . SELECT x, y FROM pts\n" +
 		".plot --out /nonexistent/dir/a.png SELECT x, y FROM pts\n" +
-		".plot --out a.png SELECT x, y FROM nosuch\n"
+		".plot --out a.png SELECT x, y FROM nosuch\n" +
+		".plot --html a.png SELECT x, y FROM pts\n" +
+		".plot --out a.png --label i SELECT x, y, i FROM pts\n" +
+		".plot --html a.html --label nosuch SELECT x, y, i FROM pts\n"
 	out, errs, status := runShell(t, in)
 	if out != "" || status != 1 {
 		t.Errorf("stdout %q, status %d", out, status)
@@ -178,13 +181,18 @@ func TestPlotErrors(t *testing.T) {
 		`cannot tell the format of "."`,
 		`cannot write "/nonexistent/dir/a.png": no such file or directory`,
 		"no such table: nosuch",
+		`.plot: --html takes a file name ending in .html; got "a.png"`,
+		".plot: --label is for the tooltips of --html FILE",
+		`.plot: --label "nosuch" is not a column of the query, whose columns are x, y, i`,
 	} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errs)
 		}
 	}
-	if _, err := os.Stat("a.png"); err == nil {
-		t.Error("a failed .plot left a file")
+	for _, f := range []string{"a.png", "a.html"} {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("a failed .plot left %s", f)
+		}
 	}
 }
 
