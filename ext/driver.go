@@ -36,7 +36,7 @@ type Driver struct{}
 type slot struct {
 	drv       *sqlite.Driver
 	hc        *host.Conn
-	eponymous []string // modules that need a temp stand-in (host.CreateEponymous)
+	eponymous []string // table-valued functions (eponymousOnly)
 }
 
 var slots = struct {
@@ -94,7 +94,10 @@ func (d *Driver) Open(name string) (driver.Conn, error) {
 	raw, err := s.drv.Open(name)
 	if err == nil {
 		s.hc = catalog.Extension.NewConn(host.QueryViaOwned(raw.(driver.QueryerContext)))
-		if err = host.CreateEponymous(raw, s.eponymous); err != nil {
+		if !eponymousOnly(raw, s.eponymous) {
+			err = host.CreateEponymous(raw, s.eponymous)
+		}
+		if err != nil {
 			raw.Close()
 		}
 	}

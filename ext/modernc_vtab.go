@@ -1,7 +1,16 @@
 package ext
 
 import (
+	"database/sql/driver"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"unsafe"
+
 	"github.com/ksql/ksql/ext/host"
+	"modernc.org/libc"
+	sqlite3 "modernc.org/sqlite/lib"
 	"modernc.org/sqlite/vtab"
 )
 
@@ -85,5 +94,62 @@ func (t moderncTable) Update(old int64, cols []vtab.Value, _ *int64) error {
 }
 func (t moderncTable) Delete(old int64) error { return host.Write(t.Table, old, nil, true) }
 
-// Rename is xRename (host.Rename).
-func (t moderncTable) Rename(newName string) error { return host.Rename(t.Table, newName) }
+// eponymousOnly makes the named modules eponymous-only, as SQLite's C API
+// would register them (xCreate NULL): usable as table-valued functions by
+// their own name from anywhere, views and triggers of any schema included,
+// and refused by CREATE VIRTUAL TABLE. modernc.org/sqlite always sets
+// xCreate, and offers no way to change it, so this finds the module
+// structures through the connection's handle (as cmd/ksql's errorOffset
+// reads it) and clears xCreate. The structure is modernc's one per module
+// name for the whole process, so clearing it is idempotent. It reports
+// false, changing nothing, when the handle or a module cannot be found:
+// the caller then falls back on temp stand-ins (host.CreateEponymous).
+func eponymousOnly(raw driver.Conn, names []string) bool {
+	db := moderncHandle(raw)
+	if db == nil {
+		return false
+	}
+	var found []*sqlite3.Tsqlite3_module
+	mods := &(*sqlite3.Tsqlite3)(db).FaModule
+	for e := cPointer(&mods.Ffirst); e != nil; e = cPointer(&(*sqlite3.THashElem)(e).Fnext) {
+		elem := (*sqlite3.THashElem)(e)
+		name := libc.GoString(elem.FpKey)
+		if !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, name) }) {
+			continue
+		}
+		mod := (*sqlite3.TModule)(cPointer(&elem.Fdata))
+		found = append(found, (*sqlite3.Tsqlite3_module)(cPointer(&mod.FpModule)))
+	}
+	if len(found) != len(names) {
+		return false
+	}
+	eponymousMu.Lock()
+	defer eponymousMu.Unlock()
+	for _, m := range found {
+		if m.FxCreate != 0 {
+			m.FxCreate = 0
+		}
+	}
+	return true
+}
+
+// eponymousMu serialises the writes to modernc's shared module structures.
+var eponymousMu sync.Mutex
+
+// moderncHandle returns the sqlite3* of a modernc connection, nil when its
+// fields are not as expected.
+func moderncHandle(raw driver.Conn) unsafe.Pointer {
+	v := reflect.ValueOf(raw)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	f := v.Elem().FieldByName("db")
+	if !f.IsValid() || f.Kind() != reflect.Uintptr {
+		return nil
+	}
+	return cPointer((*uintptr)(unsafe.Pointer(f.UnsafeAddr())))
+}
+
+// cPointer reads a pointer into SQLite's memory that modernc keeps as a
+// uintptr (memory outside Go's heap, so the collector need not see it).
+func cPointer(p *uintptr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(p)) }

@@ -13,6 +13,10 @@ package host
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -45,6 +49,13 @@ type Conn struct {
 	// not zero, SQL that ksql runs (a module's source) is executing, and
 	// settings may not change (see Reading).
 	nested atomic.Int32
+
+	// running lists the statements running through Query, outermost
+	// first, each with its arguments, so that one that would run again
+	// inside itself is refused (see Query).
+	runningMu sync.Mutex
+	running   []string
+	refused   *RecursionError // the refusal below the running statements, if any
 
 	// args is Call's space for the Args of a Number function, so that a
 	// call allocates nothing; argsBusy lends it to one call at a time (a
@@ -112,14 +123,106 @@ func (c *Conn) ErrFunc() func() error {
 }
 
 // Query runs a statement on this connection. It is meant for modules that
-// read their source while SQLite is inside one of their callbacks.
+// read their source while SQLite is inside one of their callbacks. A
+// statement that would run inside itself, or nest past MaxNesting, is
+// refused with a *RecursionError, which is also what every Query it was
+// nested in returns.
 func (c *Conn) Query(query string, args []any, row func(vals []any) error) error {
 	if c.query == nil {
 		return errors.New("no SQL access on this connection")
 	}
+	if err := c.enter(query, args); err != nil {
+		return err
+	}
+	defer c.leave()
 	c.nested.Add(1)
 	defer c.nested.Add(-1)
-	return c.query(query, args, row)
+	return c.outcome(c.query(query, args, row))
+}
+
+// MaxNesting bounds how deeply the statements ksql runs through Query may
+// nest (a model whose source reads another model, and so on), so that a
+// cycle that changes its SQL on every turn still ends in an error, well
+// before it exhausts a stack (Go's, or the C stack under cgo).
+const MaxNesting = 32
+
+// RecursionError is Query's refusal of a statement that would never end:
+// one that is already running below itself on the connection (Again: a
+// source that reads, through a view, a trigger or a function, the table
+// being read), or one nested more than MaxNesting deep.
+type RecursionError struct {
+	Query string
+	Again bool
+	// Words, once set (by the module that met the refusal, which can name
+	// itself), is the error's text for every statement it fails.
+	Words string
+}
+
+func (e *RecursionError) Error() string {
+	if e.Words != "" {
+		return e.Words
+	}
+	if e.Again {
+		return fmt.Sprintf("the statement %s runs again inside itself (a view, trigger or function it reads runs it), which would never end", sqlExcerpt(e.Query))
+	}
+	return fmt.Sprintf("ksql's reads of sources nest more than %d deep (at %s); a source that reads itself through other tables would never end", MaxNesting, sqlExcerpt(e.Query))
+}
+
+func sqlExcerpt(q string) string {
+	q = strings.Join(strings.Fields(q), " ")
+	if r := []rune(q); len(r) > 80 {
+		q = string(r[:77]) + "..."
+	}
+	return strconv.Quote(q)
+}
+
+// enter records a statement about to run through Query, refusing it with a
+// *RecursionError when the same statement with the same arguments is
+// already running on the connection: reading the same data it would take
+// the same path back to itself forever. (Nested calls come on one
+// goroutine; the lock is for a Conn shared by several.)
+func (c *Conn) enter(query string, args []any) error {
+	key := query
+	if len(args) > 0 {
+		key += "\x00" + fmt.Sprint(args...)
+	}
+	c.runningMu.Lock()
+	defer c.runningMu.Unlock()
+	if len(c.running) == 0 {
+		c.refused = nil
+	}
+	switch {
+	case slices.Contains(c.running, key):
+		c.refused = &RecursionError{Query: query, Again: true}
+	case len(c.running) >= MaxNesting:
+		c.refused = &RecursionError{Query: query}
+	default:
+		c.running = append(c.running, key)
+		return nil
+	}
+	return c.refused
+}
+
+// outcome is the error of a statement that ran through Query: when a
+// refusal below it made it fail, the refusal itself, so that every module
+// on the way up sees (and reports) the cycle rather than SQLite's text of
+// an inner module's error.
+func (c *Conn) outcome(err error) error {
+	c.runningMu.Lock()
+	defer c.runningMu.Unlock()
+	switch {
+	case err == nil:
+		c.refused = nil // whatever was refused below was handled there
+	case c.refused != nil:
+		return c.refused
+	}
+	return err
+}
+
+func (c *Conn) leave() {
+	c.runningMu.Lock()
+	c.running = c.running[:len(c.running)-1]
+	c.runningMu.Unlock()
 }
 
 // Reading reports whether a statement that ksql itself runs through Query

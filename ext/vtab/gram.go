@@ -41,6 +41,7 @@ func openGram(c *host.Conn, args []string, create bool) (t host.Table, err error
 	if err != nil {
 		return nil, prefix("gram", err)
 	}
+	src.owner = args[2]
 	if create {
 		if err := src.validate(c); err != nil {
 			return nil, prefix("gram", err)

@@ -3,6 +3,7 @@ package vtab
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/ksql/ksql/ext/host"
 	"github.com/ksql/ksql/internal/cv"
@@ -14,24 +15,30 @@ import (
 // coefficient per basis object, prediction Σ c_i·k(basis_i, z).
 
 // numericLabels returns the label of every object as a float64. NULL,
-// TEXT and BLOB labels are refused, naming the row: a regression learns
-// numbers, and skipping rows would change n silently.
+// TEXT, BLOB and infinite labels are refused, naming the row by its id: a
+// regression learns finite numbers, and skipping rows would change n
+// silently.
 func numericLabels(f *fitting) ([]float64, error) {
 	labels := f.extra("label")
 	y := make([]float64, len(labels))
 	for o, v := range labels {
+		id := idText(f.snap.ids[f.snap.rows[o]])
 		switch x := v.(type) {
 		case int64:
 			y[o] = float64(x)
 		case float64:
+			if math.IsInf(x, 0) || math.IsNaN(x) {
+				return nil, fitFailure{fmt.Errorf("the label of row id=%s is %v; the label must be a finite number "+
+					"(leave such rows out with query=)", id, x)}
+			}
 			y[o] = x
 		default:
 			what := "NULL"
 			if v != nil {
 				what = host.TypeName(v)
 			}
-			return nil, fitFailure{fmt.Errorf("the label of row id=%v is %s; the label must be a number "+
-				"(leave such rows out with query=)", f.snap.ids[f.snap.rows[o]], what)}
+			return nil, fitFailure{fmt.Errorf("the label of row id=%s is %s; the label must be a number "+
+				"(leave such rows out with query=)", id, what)}
 		}
 	}
 	return y, nil

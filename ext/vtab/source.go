@@ -25,6 +25,10 @@ var sourceKeys = []string{"table", "id", "column", "query", "kernel"}
 // order) and how it compares them.
 type source struct {
 	module string
+	// owner is the virtual table reading this source, for the error of a
+	// source that reads its own table; "" for a table-valued function's
+	// query=.
+	owner  string
 	table  ident
 	id     ident
 	column ident
@@ -241,12 +245,31 @@ func (s *source) sqlError(err error) error {
 // readError words a failed read. A column missing from a table= source
 // (renamed or dropped since CREATE) is named as checkColumns names it.
 func (s *source) readError(c *host.Conn, err error) error {
+	var re *host.RecursionError
+	if errors.As(err, &re) {
+		return s.recursionError(re)
+	}
 	if s.query == "" && strings.Contains(err.Error(), "no such column") {
 		if cerr := s.checkColumns(c); cerr != nil {
 			return cerr
 		}
 	}
 	return s.sqlError(err)
+}
+
+// recursionError words host's refusal of a read that would never end: the
+// source runs, through a view, trigger or function, the very read it is in.
+// The first source to meet the refusal is the one that reads itself; it
+// words the refusal, and the reads it is nested in report those words.
+func (s *source) recursionError(re *host.RecursionError) error {
+	switch {
+	case !re.Again || re.Words != "":
+	case s.owner != "":
+		re.Words = fmt.Sprintf("the source of %s reads %s itself (through a view, trigger or function), which would never end", s.owner, s.owner)
+	default:
+		re.Words = fmt.Sprintf("query= reads itself: running it runs %s on the same query= again (through a view, trigger or function), which would never end", s.module)
+	}
+	return re
 }
 
 // sqliteMessage is SQLite's error text without the decorations one driver

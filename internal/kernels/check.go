@@ -23,7 +23,7 @@ func (c *checker) errorf(pos int, format string, args ...any) error {
 }
 
 func (c *checker) check(a *ast, depth int) (*node, error) {
-	if depth > MaxDepth {
+	if depth > maxTreeDepth {
 		return nil, c.errorf(a.pos, "spec nested more than %d levels deep", MaxDepth)
 	}
 	switch a.kind {

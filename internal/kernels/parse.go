@@ -7,9 +7,17 @@ import (
 	"unicode/utf8"
 )
 
-// MaxDepth bounds how deeply a spec may nest (parentheses, normalize, over=),
-// so that a hostile spec cannot exhaust the stack.
+// MaxDepth bounds how deeply a spec may nest: every '(' opens a level, that
+// of a call (normalize(K), gauss(sigma=1, over=K)) as much as a bracket,
+// so that a hostile spec cannot exhaust the stack. Nothing else bounds a
+// spec's depth or length: a sum or product is wide, not deep (MaxTerms).
 const MaxDepth = 1000
+
+// maxTreeDepth bounds the checked tree: each level of parentheses holds at
+// most a sum, a product and a call, so a spec the parser accepts is never
+// deeper than this, and the checker's own bound only guards against a
+// parser that would let one through.
+const maxTreeDepth = 3 * (MaxDepth + 1)
 
 // MaxTerms bounds the operands of one sum or product: each costs an
 // evaluation per pair of objects.
@@ -138,12 +146,17 @@ func describe(t token) string {
 // parseExpr parses term ('+' term)*, as one n-ary sum: a long sum is
 // wide, not deep.
 func (p *parser) parseExpr() (*ast, error) {
-	p.depth++
-	defer func() { p.depth-- }()
-	if p.depth > MaxDepth {
-		return nil, p.errorf(p.peek().pos, "spec nested more than %d levels deep", MaxDepth)
-	}
 	return p.chain('+', p.parseTerm)
+}
+
+// open enters the level of parentheses that the '(' at pos opens; every
+// recursion of the parser passes through one, so this bounds its depth.
+// The caller leaves it with p.depth--.
+func (p *parser) open(pos int) error {
+	if p.depth++; p.depth > MaxDepth {
+		return p.errorf(pos, "spec nested more than %d levels deep (every '(' opens a level)", MaxDepth)
+	}
+	return nil
 }
 
 // parseTerm parses atom ('*' atom)*, as one n-ary product.
@@ -177,6 +190,11 @@ func (p *parser) parseAtom() (*ast, error) {
 	case 'n':
 		return &ast{kind: 'n', pos: t.pos, num: t.num, name: t.text}, nil
 	case '(':
+		err := p.open(t.pos)
+		defer func() { p.depth-- }()
+		if err != nil {
+			return nil, err
+		}
 		e, err := p.parseExpr()
 		if err != nil {
 			return nil, err
@@ -188,9 +206,8 @@ func (p *parser) parseAtom() (*ast, error) {
 	case 'i':
 		n := &ast{kind: 'c', pos: t.pos, name: t.text}
 		if p.peek().kind == '(' {
-			p.next()
 			n.paren = true
-			if err := p.parseArgs(n); err != nil {
+			if err := p.parseArgs(n, p.next().pos); err != nil {
 				return nil, err
 			}
 		}
@@ -199,11 +216,12 @@ func (p *parser) parseAtom() (*ast, error) {
 	return nil, p.errorf(t.pos, "expected a kernel name, a number or '(', found %s", describe(t))
 }
 
-func (p *parser) parseArgs(n *ast) error {
-	p.depth++
+// parseArgs parses a call's arguments after the '(' at open.
+func (p *parser) parseArgs(n *ast, open int) error {
+	err := p.open(open)
 	defer func() { p.depth-- }()
-	if p.depth > MaxDepth {
-		return p.errorf(p.peek().pos, "spec nested more than %d levels deep", MaxDepth)
+	if err != nil {
+		return err
 	}
 	if p.peek().kind == ')' {
 		p.next()
