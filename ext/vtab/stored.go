@@ -118,7 +118,27 @@ func (s *storedFit) part(name string) ([]byte, error) {
 // store writes the fit of snap to the shadow table, replacing what it
 // held; nil fit stores nothing but the table's mark. It refuses a shadow
 // table that is not the table's own.
-func (t *modelTable) store(snap *snapshot, fit fitted) error {
+func (t *modelTable) store(snap *snapshot, fit fitted) (err error) {
+	// The writes below must land together or not at all. Outside a
+	// transaction, the CREATE or INSERT that runs them is the one writing
+	// statement (SQLite refuses a savepoint then) and takes them back with
+	// itself when it fails. Inside BEGIN ... COMMIT, a savepoint makes them
+	// one step, whatever the statement's own rollback covers.
+	if t.exec("SAVEPOINT ksql_store") != nil {
+		return t.storeParts(snap, fit)
+	}
+	defer func() {
+		if err != nil {
+			t.exec("ROLLBACK TO ksql_store")
+		}
+		if rerr := t.exec("RELEASE ksql_store"); err == nil {
+			err = rerr
+		}
+	}()
+	return t.storeParts(snap, fit)
+}
+
+func (t *modelTable) storeParts(snap *snapshot, fit fitted) error {
 	sh := t.shadow().sql()
 	owned, exists, err := t.ownsShadow()
 	switch {
@@ -284,10 +304,13 @@ func (t *modelTable) command(cmd any) error {
 	t.fits = fitCache[fitted]{}
 	t.saved, t.savedNote, t.loaded = nil, "", true
 	snap, fit, err := t.current()
-	if err != nil {
-		return err
+	if err == nil {
+		err = t.store(snap, fit)
 	}
-	return t.store(snap, fit)
+	// read the shadow table again when next needed: the transaction that
+	// wrote it may yet roll back
+	t.saved, t.savedNote, t.loaded = nil, "", false
+	return err
 }
 
 // Insert takes the one write a model table knows, the refit command in
