@@ -1,0 +1,92 @@
+package stats
+
+import (
+	"errors"
+
+	"github.com/ksql/ksql/internal/rng"
+)
+
+// ErrSmallSample is returned when a sample has fewer than two objects,
+// for which the unbiased statistic is undefined.
+var ErrSmallSample = errors.New("each sample needs at least two objects")
+
+// MMD is the result of a two-sample test.
+type MMD struct {
+	Unbiased, Biased float64 // MMD² estimates (Gretton et al. 2012, eq. 3 and 5)
+	PValue           float64 // (1 + #{permuted ≥ observed}) / (1 + permutations)
+	Permutations     int
+	NA, NB           int
+}
+
+// MMDTest tests whether the first na objects and the other N−na of a
+// joint Gram matrix K (N×N, row-major, K = [[Kxx Kxy] [Kyx Kyy]]) come from
+// one distribution. The permutation test relabels the pooled objects
+// perms times, drawn from seed; the unbiased statistic is the test's.
+// interrupt, if not nil, is polled between permutations.
+func MMDTest(K []float64, N, na, perms int, seed uint64, interrupt func() error) (MMD, error) {
+	nb := N - na
+	if na < 2 || nb < 2 {
+		return MMD{}, ErrSmallSample
+	}
+	inA := make([]bool, N)
+	for i := range na {
+		inA[i] = true
+	}
+	u, b := mmd2(K, N, na, inA)
+	r := MMD{Unbiased: u, Biased: b, Permutations: perms, NA: na, NB: nb}
+	p := make([]int, N)
+	for i := range p {
+		p[i] = i
+	}
+	g := rng.New(seed)
+	exceed := 0
+	for range perms {
+		if interrupt != nil {
+			if err := interrupt(); err != nil {
+				return MMD{}, err
+			}
+		}
+		g.Shuffle(p)
+		for i, o := range p {
+			inA[o] = i < na
+		}
+		// The same summation as the observed statistic's, so that a
+		// permutation that keeps the samples gives exactly the same value.
+		if pu, _ := mmd2(K, N, na, inA); pu >= u {
+			exceed++
+		}
+	}
+	r.PValue = float64(1+exceed) / float64(1+perms)
+	return r, nil
+}
+
+// mmd2 sums the blocks of K that the labelling inA cuts it into, in
+// one pass: Σ Kxx and Σ Kyy with and without their diagonals, Σ Kxy + Kyx.
+func mmd2(K []float64, N, na int, inA []bool) (unbiased, biased float64) {
+	var sxx, syy, sxy, dx, dy float64
+	for i := range N {
+		row := K[i*N : (i+1)*N]
+		var ra, rb float64
+		for j, v := range row {
+			if inA[j] {
+				ra += v
+			} else {
+				rb += v
+			}
+		}
+		if inA[i] {
+			sxx += ra
+			sxy += rb
+			dx += row[i]
+		} else {
+			syy += rb
+			sxy += ra
+			dy += row[i]
+		}
+	}
+	n, m := float64(na), float64(N-na)
+	cross := sxy / (n * m) // both off-diagonal blocks: 2·mean(Kxy) when K is symmetric
+	biased = sxx/(n*n) + syy/(m*m) - cross
+	unbiased = (sxx-dx)/(n*(n-1)) + (syy-dy)/(m*(m-1)) - cross
+	return unbiased, biased
+}

@@ -1,0 +1,91 @@
+package stats
+
+import (
+	"errors"
+	"math"
+	"slices"
+
+	"github.com/ksql/ksql/internal/rng"
+)
+
+// ErrFewVectors is returned when there are fewer than two vectors, so no
+// pair to measure.
+var ErrFewVectors = errors.New("needs at least two vectors")
+
+// Distances are the pairwise distances of a set of vectors, sorted.
+type Distances struct {
+	L2, L1  []float64 // Euclidean and Manhattan distances, each sorted ascending
+	Sampled bool      // pairs drawn at random rather than all of them
+}
+
+// PairDistances measures all n(n−1)/2 pairs of xs when that is at most
+// maxPairs, else maxPairs pairs of distinct vectors drawn from seed (with
+// replacement, as kernlab's sigest draws them). interrupt, if not nil, is
+// polled every row or every 4096 pairs.
+func PairDistances(xs [][]float64, maxPairs int, seed uint64, interrupt func() error) (Distances, error) {
+	n := len(xs)
+	if n < 2 {
+		return Distances{}, ErrFewVectors
+	}
+	all := n * (n - 1) / 2
+	var d Distances
+	if all <= maxPairs {
+		d.L2, d.L1 = make([]float64, 0, all), make([]float64, 0, all)
+		for i := range n {
+			if err := poll(interrupt); err != nil {
+				return Distances{}, err
+			}
+			for j := i + 1; j < n; j++ {
+				e, m := dist(xs[i], xs[j])
+				d.L2, d.L1 = append(d.L2, e), append(d.L1, m)
+			}
+		}
+	} else {
+		d.Sampled = true
+		d.L2, d.L1 = make([]float64, maxPairs), make([]float64, maxPairs)
+		g := rng.New(seed)
+		for p := range maxPairs {
+			if p%4096 == 0 {
+				if err := poll(interrupt); err != nil {
+					return Distances{}, err
+				}
+			}
+			i := int(g.Below(uint64(n)))
+			j := int(g.Below(uint64(n - 1)))
+			if j >= i {
+				j++
+			}
+			d.L2[p], d.L1[p] = dist(xs[i], xs[j])
+		}
+	}
+	slices.Sort(d.L2)
+	slices.Sort(d.L1)
+	return d, nil
+}
+
+func poll(interrupt func() error) error {
+	if interrupt == nil {
+		return nil
+	}
+	return interrupt()
+}
+
+func dist(a, b []float64) (l2, l1 float64) {
+	for k, x := range a {
+		t := x - b[k]
+		l2 += t * t
+		l1 += math.Abs(t)
+	}
+	return math.Sqrt(l2), l1
+}
+
+// Quantile is the q-quantile (0 ≤ q ≤ 1) of ascending sorted values by
+// linear interpolation between order statistics, numpy's default.
+func Quantile(sorted []float64, q float64) float64 {
+	h := q * float64(len(sorted)-1)
+	lo := int(math.Floor(h))
+	if lo >= len(sorted)-1 {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
+}
