@@ -407,6 +407,7 @@ func (f *fitting) objError(a, b int, err error) error {
 // own errors first (as kpcaError does) and wraps them in fitFailure.
 func (f *fitting) fitError(err error) error {
 	var nf *kpca.NonFiniteError
+	var nd *kpca.NegativeDiagonalError
 	var ff fitFailure
 	switch {
 	case errors.Is(err, host.ErrInterrupted):
@@ -416,6 +417,9 @@ func (f *fitting) fitError(err error) error {
 	case errors.As(err, &nf):
 		return f.objError(nf.Row, nf.Col, fmt.Errorf("the kernel value is %v; a fit needs finite values "+
 			"(raw string kernels overflow on long texts: use normalize(...) or gauss(sigma=..., over=...))", nf.Value))
+	case errors.As(err, &nd) && nd.Object < len(f.snap.rows):
+		return fitFailure{fmt.Errorf("the kernel is not positive semi-definite on this data (k(x, x) = %.6g for row id %s), "+
+			"so no feature map reproduces it", nd.Value, idText(f.snap.ids[f.snap.rows[nd.Object]]))}
 	case errors.As(err, &ff):
 		return err // already worded by the model
 	}

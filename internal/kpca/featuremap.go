@@ -120,6 +120,18 @@ func fitMap(K *mat.SymDense, opt MapOptions, done func(reuse bool)) (*Map, error
 	return m, nil
 }
 
+// NegativeDiagonalError is a kernel whose k(x, x) is negative for object
+// Object (an index, for the caller to name): the kernel is not positive
+// semi-definite on the data, so no feature map reproduces it.
+type NegativeDiagonalError struct {
+	Object int
+	Value  float64
+}
+
+func (e *NegativeDiagonalError) Error() string {
+	return fmt.Sprintf("the kernel is not positive semi-definite on this data (k(x, x) = %.6g for object %d), so no feature map reproduces it", e.Value, e.Object)
+}
+
 // checkMapGram checks K's upper triangle for non-finite entries and its
 // diagonal for negative ones, and returns the diagonal and its maximum.
 func checkMapGram(a []float64, n, stride int, poll func() error) ([]float64, float64, error) {
@@ -144,7 +156,7 @@ func checkMapGram(a []float64, n, stride int, poll func() error) ([]float64, flo
 	}
 	for i, d := range diag {
 		if d < -ZeroTol*top {
-			return nil, 0, fmt.Errorf("the kernel is not positive semi-definite on this data (k(x, x) = %.6g for object %d), so no feature map reproduces it", d, i)
+			return nil, 0, &NegativeDiagonalError{Object: i, Value: d}
 		}
 	}
 	return diag, top, nil
