@@ -94,6 +94,9 @@ func (t moderncTable) Update(old int64, cols []vtab.Value, _ *int64) error {
 }
 func (t moderncTable) Delete(old int64) error { return host.Write(t.Table, old, nil, true) }
 
+// Rename is xRename (host.Rename).
+func (t moderncTable) Rename(newName string) error { return host.Rename(t.Table, newName) }
+
 // eponymousOnly makes the named modules eponymous-only, as SQLite's C API
 // would register them (xCreate NULL): usable as table-valued functions by
 // their own name from anywhere, views and triggers of any schema included,
