@@ -51,6 +51,7 @@ var Extension = host.Extension{
 		{Name: "ksql_model", Module: vtab.KSQLModel},
 		{Name: "fst_text", Module: vtab.FSTText},
 		{Name: "kernel_spectrum", Module: vtab.KernelSpectrum},
+		{Name: "kernel_mmd", Module: vtab.KernelMMD},
 	},
 	Settings: []*host.Setting{
 		host.MaxDPCells,
