@@ -52,6 +52,7 @@ var Extension = host.Extension{
 		{Name: "fst_text", Module: vtab.FSTText},
 		{Name: "kernel_spectrum", Module: vtab.KernelSpectrum},
 		{Name: "kernel_mmd", Module: vtab.KernelMMD},
+		{Name: "kernel_sigma", Module: vtab.KernelSigma},
 	},
 	Settings: []*host.Setting{
 		host.MaxDPCells,

@@ -1,0 +1,196 @@
+package vtab
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/ksql/ksql/ext/host"
+	"github.com/ksql/ksql/internal/kernels"
+	"github.com/ksql/ksql/internal/stats"
+)
+
+// KernelSigma is the table-valued function kernel_sigma(query [,
+// quantiles, sample, seed]): quantiles of the pairwise distances of the
+// query's vectors, one row per quantile, with the σ each suggests for
+// gauss (Euclidean distance / √2, which puts exp(−1) there, as kernlab's
+// sigest does) and for laplace (the Manhattan distance, laplace's own).
+var KernelSigma host.Eponymous = sigmaModule{}
+
+var (
+	_ host.Eponymous = sigmaModule{}
+	_ host.Table     = (*sigmaTable)(nil)
+	_ host.Cursor    = (*sigmaCursor)(nil)
+)
+
+type sigmaModule struct{}
+
+// EponymousOnly marks kernel_sigma as usable only by its own name.
+func (sigmaModule) EponymousOnly() {}
+
+type sigmaTable struct{ hc *host.Conn }
+
+const (
+	sigmaArgCol   = 7 // query, quantiles, sample, seed follow
+	sigmaAllRows  = 2000
+	sigmaDefPairs = sigmaAllRows * (sigmaAllRows - 1) / 2
+	sigmaFunc     = "kernel_sigma"
+	sigmaUsage    = "SELECT * FROM kernel_sigma('SELECT v FROM points' [, '0.1,0.5,0.9', sample, seed])"
+)
+
+func (sigmaModule) Create(c *host.Conn, args []string) (host.Table, error) { return openSigma(c, args) }
+func (sigmaModule) Connect(c *host.Conn, args []string) (host.Table, error) {
+	return openSigma(c, args)
+}
+
+func openSigma(c *host.Conn, args []string) (host.Table, error) {
+	if len(args) > 3 {
+		return nil, fmt.Errorf("kernel_sigma: takes no module arguments; use it as %s", sigmaUsage)
+	}
+	return &sigmaTable{hc: c}, nil
+}
+
+func (t *sigmaTable) Schema() string {
+	return "CREATE TABLE x(quantile REAL, distance REAL, l1_distance REAL, gauss_sigma REAL, laplace_sigma REAL, pairs INTEGER, n INTEGER, " +
+		"query HIDDEN, quantiles HIDDEN, sample HIDDEN, seed HIDDEN)"
+}
+
+func (t *sigmaTable) BestIndex(info *host.IndexInfo) error {
+	has := firstEQ(info, sigmaArgCol)
+	for i := 1; i < 4; i++ {
+		firstEQ(info, sigmaArgCol+i)
+	}
+	if has {
+		info.EstimatedCost, info.EstimatedRows = 1e3, 3
+	} else {
+		info.EstimatedCost, info.EstimatedRows = 1e15, 3
+	}
+	recordPlan(info)
+	return nil
+}
+
+func (t *sigmaTable) Open() (host.Cursor, error) { return &sigmaCursor{t: t}, nil }
+func (t *sigmaTable) Disconnect() error          { return nil }
+func (t *sigmaTable) Destroy() error             { return nil }
+
+type sigmaCursor struct {
+	t      *sigmaTable
+	qs     []float64
+	d      stats.Distances
+	n, pos int
+	args   [4]any
+}
+
+func (c *sigmaCursor) Filter(_ int, idxStr string, vals []any) (err error) {
+	defer guard(sigmaFunc, &err)
+	c.qs, c.pos = nil, 0
+	return prefix(sigmaFunc, c.filter(idxStr, vals))
+}
+
+func (c *sigmaCursor) filter(idxStr string, vals []any) error {
+	cons, err := planValues(idxStr, vals)
+	if err != nil {
+		return err
+	}
+	for i := range c.args {
+		c.args[i] = cloneText(cons[sigmaArgCol+i])
+	}
+	if c.args[0] == nil {
+		return fmt.Errorf("needs a query, as in %s", sigmaUsage)
+	}
+	qs, err := parseQuantiles(c.args[1])
+	if err != nil {
+		return err
+	}
+	maxPairs := maxGramBytes(c.t.hc) / 16 // two distances a pair
+	sample, err := intArg("sample", c.args[2], min(sigmaDefPairs, maxPairs), 1, maxPairs)
+	if err != nil {
+		return fmt.Errorf("%v (the number of pairs, bounded by max_gram_bytes / 16)", err)
+	}
+	seed, err := intArg("seed", c.args[3], 0, -1<<63, 1<<63-1)
+	if err != nil {
+		return err
+	}
+	xs, err := c.vectors()
+	if err != nil {
+		return err
+	}
+	// The default sample is all pairs of 2,000 rows, so up to 2,000 rows
+	// every pair is measured.
+	c.d, err = stats.PairDistances(xs, int(sample), uint64(seed), c.t.hc.Err)
+	if errors.Is(err, stats.ErrFewVectors) {
+		return fmt.Errorf("query gives %d vectors; distances need at least 2", len(xs))
+	}
+	c.n, c.qs = len(xs), qs
+	return err
+}
+
+// vectors reads the query's vectors as a linear kernel would decode them.
+func (c *sigmaCursor) vectors() ([][]float64, error) {
+	spec, err := kernels.ParseCached("linear")
+	if err != nil {
+		return nil, err
+	}
+	rows, err := queryRows(c.t.hc, "query", c.args[0], []int{1, 2}, math.MaxInt, nil)
+	if err != nil {
+		return nil, err
+	}
+	objs, _, err := objectsOf(spec, "query", rows, lastColumn)
+	if err != nil {
+		return nil, err
+	}
+	xs := make([][]float64, len(objs))
+	for i, o := range objs {
+		xs[i] = o.Vec.Float64s()
+	}
+	return xs, nil
+}
+
+// parseQuantiles reads a comma-separated list of probabilities in [0, 1].
+func parseQuantiles(v any) ([]float64, error) {
+	if v == nil {
+		return []float64{0.1, 0.5, 0.9}, nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return nil, fmt.Errorf("quantiles must be TEXT such as '0.1,0.5,0.9', got %s", host.TypeName(v))
+	}
+	var qs []float64
+	for _, f := range strings.Split(s, ",") {
+		q, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(q >= 0 && q <= 1) {
+			return nil, fmt.Errorf("quantiles must be numbers between 0 and 1 separated by commas, got %s", quoteExcerpt(s))
+		}
+		qs = append(qs, q)
+	}
+	return qs, nil
+}
+
+func (c *sigmaCursor) Next() error { c.pos++; return nil }
+func (c *sigmaCursor) EOF() bool   { return c.pos >= len(c.qs) }
+
+func (c *sigmaCursor) Column(col int) (any, error) {
+	q := c.qs[c.pos]
+	switch col {
+	case 0:
+		return q, nil
+	case 1:
+		return stats.Quantile(c.d.L2, q), nil
+	case 2:
+		return stats.Quantile(c.d.L1, q), nil
+	case 3:
+		return stats.Quantile(c.d.L2, q) / math.Sqrt2, nil
+	case 4:
+		return stats.Quantile(c.d.L1, q), nil
+	case 5:
+		return int64(len(c.d.L2)), nil
+	case 6:
+		return int64(c.n), nil
+	}
+	return c.args[col-sigmaArgCol], nil
+}
+
+func (c *sigmaCursor) Rowid() (int64, error) { return int64(c.pos), nil }
+func (c *sigmaCursor) Close() error          { return nil }
