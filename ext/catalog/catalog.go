@@ -34,6 +34,7 @@ var Extension = host.Extension{
 		functions.Kernel,
 		functions.KernelDistance,
 		functions.TransducerWeight,
+		vtab.KernelAlignment,
 		functions.RFFEmbed,
 		functions.KSQLConfig,
 		functions.KSQLVersion,
