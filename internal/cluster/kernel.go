@@ -1,0 +1,144 @@
+package cluster
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ksql/ksql/internal/par"
+)
+
+// rowChunk is the rows a worker takes at a time, and how often it polls.
+const rowChunk = 64
+
+// KernelResult is a kernel k-means partition with what placing a new
+// object needs.
+type KernelResult struct {
+	Result
+	// Self[c] is the squared norm of cluster c's centre in feature space,
+	// (1/|c|²) Σ_{j,l ∈ c} K_jl.
+	Self []float64
+}
+
+// NonFiniteError is a Gram or affinity entry that is NaN or infinite.
+type NonFiniteError struct {
+	Row, Col int
+	Value    float64
+}
+
+func (e *NonFiniteError) Error() string {
+	return fmt.Sprintf("cluster: entry (%d, %d) is %v", e.Row, e.Col, e.Value)
+}
+
+// KernelKMeans partitions n objects by kernel k-means on their Gram matrix
+// K (n×n, row-major, symmetric): Lloyd's algorithm in feature space,
+// where the squared distance of object i to the mean of cluster c is
+//
+//	K_ii − (2/|c|) Σ_{j∈c} K_ij + (1/|c|²) Σ_{j,l∈c} K_jl.
+//
+// With the linear kernel it is k-means on the points.
+func KernelKMeans(K []float64, n int, opt Options) (*KernelResult, error) {
+	if len(K) != n*n {
+		return nil, fmt.Errorf("cluster: a Gram matrix of %d entries for %d objects", len(K), n)
+	}
+	if err := opt.check(n); err != nil {
+		return nil, err
+	}
+	for i, v := range K {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, &NonFiniteError{Row: i / n, Col: i % n, Value: v}
+		}
+	}
+	g := &gramGeometry{K: K, n: n, self: make([]float64, opt.K)}
+	res, err := run(g, opt)
+	if err != nil {
+		return nil, err
+	}
+	self := make([]float64, opt.K)
+	for i, li := range res.Labels {
+		row := K[i*n : (i+1)*n]
+		for j, lj := range res.Labels {
+			if li == lj {
+				self[li] += row[j]
+			}
+		}
+	}
+	for c := range self {
+		s := float64(res.Sizes[c])
+		self[c] /= s * s
+	}
+	return &KernelResult{Result: *res, Self: self}, nil
+}
+
+// gramGeometry is feature space seen through a full Gram matrix.
+type gramGeometry struct {
+	K    []float64
+	n    int
+	self []float64 // scratch: the centres' squared norms
+}
+
+func (g *gramGeometry) size() int { return g.n }
+
+func (g *gramGeometry) pair(i, j int) float64 {
+	n := g.n
+	return math.Max(0, g.K[i*n+i]+g.K[j*n+j]-2*g.K[i*n+j])
+}
+
+// toCentres first sets d[i*k+c] to the mean kernel value of i against
+// cluster c, from which the centres' norms are the cluster means of those,
+// then turns it into the squared distance. Each row is one worker's, so
+// the result does not depend on the number of workers.
+func (g *gramGeometry) toCentres(labels, sizes []int, k int, d []float64, poll func() error) error {
+	n := g.n
+	err := par.For("cluster.KernelKMeans", n, 0, rowChunk, func(_, i int) error {
+		if i%rowChunk == 0 {
+			if err := poll(); err != nil {
+				return err
+			}
+		}
+		row := d[i*k : (i+1)*k]
+		clear(row)
+		for j, v := range g.K[i*n : (i+1)*n] {
+			row[labels[j]] += v
+		}
+		for c := range row {
+			row[c] /= float64(sizes[c])
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	clear(g.self)
+	for i, l := range labels {
+		g.self[l] += d[i*k+l]
+	}
+	for c := range g.self {
+		g.self[c] /= float64(sizes[c])
+	}
+	for i := 0; i < n; i++ {
+		kii := g.K[i*n+i]
+		for c := 0; c < k; c++ {
+			d[i*k+c] = math.Max(0, kii-2*d[i*k+c]+g.self[c])
+		}
+	}
+	return nil
+}
+
+// Nearest is the cluster whose centre is nearest a new object z, and the
+// squared distance to it, from kz[i] = k(x_i, z) against the clustered
+// objects, kzz = k(z, z), and the partition (the lowest cluster wins a tie).
+func Nearest(kz []float64, kzz float64, r *KernelResult) (int, float64) {
+	k := len(r.Sizes)
+	sums := make([]float64, k)
+	for i, v := range kz {
+		sums[r.Labels[i]] += v
+	}
+	best, bestD := 0, math.Inf(1)
+	for c := 0; c < k; c++ {
+		d := math.Max(0, kzz-2*sums[c]/float64(r.Sizes[c])+r.Self[c])
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best, bestD
+}
