@@ -71,7 +71,10 @@ func (s *slot) RegisterFunction(f *host.Func) error {
 		// ksql never retains an argument past the call (spec texts are
 		// cloned before caching), so SQLite's buffers can be read in place.
 		VolatileArgs: true,
-		Scalar: func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+		Scalar: func(fc *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+			if f.ReadsTables && statementStart(fc, len(args)) {
+				s.hc.NewStatement()
+			}
 			return f.Call(s.hc, host.Args(args))
 		},
 	})

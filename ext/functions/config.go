@@ -25,6 +25,7 @@ var statistics = map[string]func(c *host.Conn) int64{
 	"fit_count":        func(c *host.Conn) int64 { return c.Stats.Fits.Load() },
 	"source_reads":     func(c *host.Conn) int64 { return c.Stats.Reads.Load() },
 	"transducer_loads": func(c *host.Conn) int64 { return c.Stats.TransducerLoads.Load() },
+	"transducer_reads": func(c *host.Conn) int64 { return c.Stats.TransducerReads.Load() },
 }
 
 func ksqlConfig(c *host.Conn, args []any) (any, error) {

@@ -93,7 +93,7 @@ func evalSpec(c *host.Conn, args []host.Arg, eval func(*kernels.Spec, *kernels.O
 	// The transducer tables spec names are read now, on the statement's
 	// connection, and the workspace bound to its limits.
 	env := transducer.For(c)
-	if err := env.Prepare(spec); err != nil {
+	if err := env.PrepareCall(spec); err != nil {
 		return 0, false, err
 	}
 	k.ws.MaxCells, k.ws.Check, k.ws.Env = host.MaxDPCells.Get(c), c.ErrFunc(), env

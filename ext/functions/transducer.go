@@ -42,7 +42,7 @@ func transducerWeight(c *host.Conn, args []any) (any, error) {
 	if err != nil || nx || ny {
 		return nil, err
 	}
-	tab, err := transducer.For(c).Table(name)
+	tab, err := transducer.For(c).TableCall(name)
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,25 @@ type Conn struct {
 	argsBusy atomic.Bool
 
 	errFunc func() error // Err as a func value, made once
+
+	// stmt counts the statements that have called a function that reads
+	// tables (Func.ReadsTables), as the adapters see them start; see
+	// NewStatement.
+	stmt atomic.Uint64
 }
+
+// NewStatement tells the connection that a statement calling a function
+// that reads tables has started: what such a function read in an earlier
+// statement may have changed since (a ROLLBACK moves no counter), what it
+// read in this one has not. Adapters call it on a function's first call at
+// its call site in a statement (SQLite's auxiliary data on a constant
+// argument lives exactly that long), and on every call where they cannot
+// tell.
+func (c *Conn) NewStatement() { c.stmt.Add(1) }
+
+// Statement identifies the current statement for NewStatement's purpose;
+// 0 until the first.
+func (c *Conn) Statement() uint64 { return c.stmt.Load() }
 
 // borrowArgs returns n Args, the connection's own when they are free.
 func (c *Conn) borrowArgs(n int) []Arg {
@@ -268,4 +286,7 @@ type Stats struct {
 	// rational kernels: each composes its T∘T⁻¹ at most once per unit,
 	// however many rows and statements use it.
 	TransducerLoads atomic.Int64
+	// TransducerReads counts the reads of transducer tables' rows: once per
+	// statement that uses a table, not once per call.
+	TransducerReads atomic.Int64
 }

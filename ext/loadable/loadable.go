@@ -65,7 +65,11 @@ func (r registrar) RegisterFunction(f *host.Func) error {
 	liveFuncs.Unlock()
 	// On failure SQLite calls the destructor, which releases p.
 	addr := C.uintptr_t(uintptr(unsafe.Pointer(p)))
-	if rc := C.ksql_create_function(r.db, name, flags, addr, fnKind(f)); rc != C.SQLITE_OK {
+	kind := fnKind(f)
+	if f.ReadsTables {
+		kind |= C.KSQL_FN_STMT
+	}
+	if rc := C.ksql_create_function(r.db, name, flags, addr, kind); rc != C.SQLITE_OK {
 		return fmt.Errorf("sqlite3_create_function_v2: %s", C.GoString(C.ksql_errmsg(r.db)))
 	}
 	return nil
@@ -91,6 +95,9 @@ func fnKind(f *host.Func) C.int {
 	}
 	return C.KSQL_FN_NUMBER
 }
+
+//export ksqlGoNewStatement
+func ksqlGoNewStatement(p unsafe.Pointer) { (*fn)(p).hc.NewStatement() }
 
 //export ksqlGoReleaseFunc
 func ksqlGoReleaseFunc(p unsafe.Pointer) {

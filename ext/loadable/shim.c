@@ -14,6 +14,7 @@ extern int ksqlGoInit(sqlite3 *db, char **pzErrMsg);
 extern int ksqlGoFunc(sqlite3_context *ctx, void *f, int argc, ksql_arg *args, ksql_arg *res);
 extern int ksqlGoNumber(sqlite3_context *ctx, void *f, int argc, ksql_arg *args, double *res);
 extern void ksqlGoReleaseFunc(void *f);
+extern void ksqlGoNewStatement(void *f);
 extern void ksqlGoRelease(uintptr_t h);
 extern char *ksqlGoConnect(uintptr_t h, sqlite3 *db, int argc, char **argv, int create, uintptr_t *out);
 extern char *ksqlGoBestIndex(uintptr_t h, sqlite3_index_info *info);
@@ -101,6 +102,26 @@ static void xNumber(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 	sqlite3_free(heap);
 }
 
+/* newStatement marks a call as the first of its statement at its call
+ * site: SQLite keeps auxiliary data on a constant argument for the whole
+ * statement, so finding none on argument 0 means a new statement (or an
+ * argument that is not constant, where every call counts as new). */
+static void newStatement(sqlite3_context *ctx, int argc) {
+	if (argc > 0 && sqlite3_get_auxdata(ctx, 0)) return;
+	if (argc > 0) sqlite3_set_auxdata(ctx, 0, (void *)ksql_empty, 0);
+	ksqlGoNewStatement(sqlite3_user_data(ctx));
+}
+
+static void xFuncStmt(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+	newStatement(ctx, argc);
+	xFunc(ctx, argc, argv);
+}
+
+static void xNumberStmt(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+	newStatement(ctx, argc);
+	xNumber(ctx, argc, argv);
+}
+
 static void xRelease(void *p) { ksqlGoRelease((uintptr_t)p); }
 
 /* The twins' trampolines: a float32 BLOB pair and parameters strictly
@@ -172,6 +193,10 @@ static void xPoly(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
  * the destructor; kind picks the trampoline (ksql_fn_kind). */
 int ksql_create_function(sqlite3 *db, const char *name, int flags, uintptr_t f, int kind) {
 	void (*x)(sqlite3_context *, int, sqlite3_value **) = xFunc;
+	if (kind & KSQL_FN_STMT) {
+		x = (kind & ~KSQL_FN_STMT) == KSQL_FN_NUMBER ? xNumberStmt : xFuncStmt;
+		kind = -1;
+	}
 	switch (kind) {
 	case KSQL_FN_NUMBER: x = xNumber; break;
 	case KSQL_FN_GAUSS: x = xGauss; break;

@@ -35,6 +35,9 @@ enum { KSQL_REAL, KSQL_NULL, KSQL_SET };
 /* How a function's calls reach Go: Func.Call, Func.CallNumber, or first a
  * C twin of a vector kernel (internal/kernels/f32c). */
 enum ksql_fn_kind { KSQL_FN_BOXED, KSQL_FN_NUMBER, KSQL_FN_GAUSS, KSQL_FN_LAPLACE, KSQL_FN_LINEAR, KSQL_FN_POLY };
+/* KSQL_FN_STMT, or'd into a kind: the function reads tables, and Go hears
+ * of each statement that calls it (host.Conn.NewStatement). */
+#define KSQL_FN_STMT 64
 
 int ksql_create_function(sqlite3 *db, const char *name, int flags, uintptr_t f, int kind);
 int ksql_create_module(sqlite3 *db, const char *name, int eponymous, uintptr_t h);

@@ -32,6 +32,8 @@ static void ksql_use_linked(void) {
 	ksql_linked.errmsg = sqlite3_errmsg;
 	ksql_linked.finalize = sqlite3_finalize;
 	ksql_linked.free = sqlite3_free;
+	ksql_linked.get_auxdata = sqlite3_get_auxdata;
+	ksql_linked.set_auxdata = sqlite3_set_auxdata;
 	ksql_linked.is_interrupted = sqlite3_is_interrupted;
 	ksql_linked.libversion_number = sqlite3_libversion_number;
 	ksql_linked.malloc = sqlite3_malloc;

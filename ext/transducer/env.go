@@ -52,8 +52,9 @@ type Env struct {
 var _ kernels.Env = (*Env)(nil)
 
 type entry struct {
-	sum [32]byte
-	tab *fst.Table
+	sum  [32]byte
+	tab  *fst.Table
+	stmt uint64 // the statement (host.Conn.Statement) of the last read, for PrepareCall
 }
 
 type envKey struct{}
@@ -67,13 +68,22 @@ func For(c *host.Conn) *Env {
 
 // Prepare reads the transducer tables that spec refers to. It must run on
 // the goroutine of the statement, before any evaluation of spec.
-func (e *Env) Prepare(spec *kernels.Spec) error {
+func (e *Env) Prepare(spec *kernels.Spec) error { return e.prepare(spec, 0) }
+
+// PrepareCall is Prepare for one call of a scalar function: a table it
+// read earlier in the same statement (host.Conn.Statement) is not read
+// again, so a self-join reads it once, not once per pair.
+func (e *Env) PrepareCall(spec *kernels.Spec) error { return e.prepare(spec, e.c.Statement()) }
+
+// prepare reads spec's tables, those already read in statement stmt
+// excepted (0: every one).
+func (e *Env) prepare(spec *kernels.Spec, stmt uint64) error {
 	var done []string
 	for _, r := range spec.References() {
 		if r.Kernel != "rational" || r.Param != kernels.FSTKind || slices.Contains(done, r.Name) {
 			continue
 		}
-		if _, err := e.table(r.Name); err != nil {
+		if _, err := e.table(r.Name, stmt); err != nil {
 			return err
 		}
 		done = append(done, r.Name)
@@ -100,7 +110,10 @@ func (e *Env) Digest(spec *kernels.Spec) ([]byte, error) {
 }
 
 // Table returns the rows of the transducer table name as they are now.
-func (e *Env) Table(name string) (*fst.Table, error) { return e.table(name) }
+func (e *Env) Table(name string) (*fst.Table, error) { return e.table(name, 0) }
+
+// TableCall is Table for one call of a scalar function, as PrepareCall.
+func (e *Env) TableCall(name string) (*fst.Table, error) { return e.table(name, e.c.Statement()) }
 
 // Resolve implements kernels.Env for tables Prepare has read.
 func (e *Env) Resolve(kind, name string) (any, error) {
@@ -113,9 +126,19 @@ func (e *Env) Resolve(kind, name string) (any, error) {
 }
 
 // table reads name's rows and returns the fst.Table of their content: the
-// one kept from the last read when the content is the same.
-func (e *Env) table(name string) (*fst.Table, error) {
+// one kept from the last read when the content is the same, or without a
+// read when stmt (not 0) is the statement of the last read.
+func (e *Env) table(name string, stmt uint64) (*fst.Table, error) {
+	if stmt != 0 {
+		e.mu.Lock()
+		en := e.tabs[name]
+		e.mu.Unlock()
+		if en != nil && en.stmt == stmt {
+			return en.tab, nil
+		}
+	}
 	rows, sum, err := e.read(name)
+	e.c.Stats.TransducerReads.Add(1)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if err != nil {
@@ -129,6 +152,7 @@ func (e *Env) table(name string) (*fst.Table, error) {
 		e.c.Stats.TransducerLoads.Add(1)
 	}
 	en.tab.SetMaxBytes(MaxBytes.Get(e.c))
+	en.stmt = stmt
 	return en.tab, nil
 }
 
