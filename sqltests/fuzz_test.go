@@ -9,8 +9,8 @@ import (
 
 // FuzzSourceQuery gives random text as a query= source (properly quoted
 // into the CREATE statement, as a user would) and checks that reading the
-// table can never change the database's data or schema, or a setting
-// (issue 17 item 8). Errors are expected for most inputs.
+// table can never change the database's data or schema, or a setting.
+// Errors are expected for most inputs.
 func FuzzSourceQuery(f *testing.F) {
 	for _, q := range []string{
 		"SELECT id, v FROM t",

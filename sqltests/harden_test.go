@@ -12,7 +12,7 @@ import (
 // TestSourceCannotSet: every setting, set to a value in its range from a
 // query= source, from a view a table= source reads, and from kpca_eigen's
 // lookup of such a table, is refused while the source is read, and the
-// settings stay as they were (issue 17 item 5).
+// settings stay as they were.
 func TestSourceCannotSet(t *testing.T) {
 	for _, drv := range drivers {
 		t.Run(driverLabel(drv), func(t *testing.T) {

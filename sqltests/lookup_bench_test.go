@@ -4,7 +4,7 @@ import (
 	"testing"
 )
 
-// BenchmarkLookups4000 is issue 17 item 7: 4,000 correlated lookups into a
+// BenchmarkLookups4000 measures 4,000 correlated lookups into a
 // fitted kpca (SELECT (SELECT pc1 FROM p WHERE id = s.id) FROM s) and 4,000
 // single-entry gram lookups, one statement each. Before the freshness
 // check every lookup re-read and re-hashed the 4,000-row source.

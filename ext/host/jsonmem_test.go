@@ -7,7 +7,7 @@ import (
 )
 
 // TestParseJSONVectorMemory: parsing holds the output and little more
-// (issue 17 item 3: a 400 MB JSON vector took 8 GB). Short numbers are the
+// (a 400 MB JSON vector once took 8 GB). Short numbers are the
 // worst case, eight bytes of output per two of text.
 func TestParseJSONVectorMemory(t *testing.T) {
 	for _, elem := range []string{"0", "1.25", "-0.000123456789"} {

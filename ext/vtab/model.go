@@ -215,7 +215,7 @@ func (m modelModule) newTable(c *host.Conn, args []string) (*modelTable, error) 
 // boundedModel is a model whose fit on n objects needs memory that grows
 // with n, bounded by max_gram_bytes: tooMany is the error of a fit on n
 // objects past the bound, nil within it. The source read stops keeping
-// rows once it fails (issue 17: 200,000 rows gave an out-of-memory crash).
+// rows once it fails (200,000 rows once gave an out-of-memory crash).
 type boundedModel interface {
 	tooMany(n int, maxBytes int64) error
 }

@@ -95,8 +95,8 @@ func TestDeepNesting(t *testing.T) {
 			t.Errorf("%s...: error %v", open, err)
 		}
 	}
-	// Sums and products are n-ary, so a long flat sum is wide, not deep
-	// (issue 17): 1,002 terms are fine, and MaxTerms bounds a spec's size.
+	// Sums and products are n-ary, so a long flat sum is wide, not deep:
+	// 1,002 terms are fine, and MaxTerms bounds a spec's size.
 	for _, op := range []string{" + ", " * "} {
 		long := strings.Repeat("linear"+op, 100000) + "linear"
 		if _, err := Parse(long); err == nil || !strings.Contains(err.Error(), "more than 10000 terms") {

@@ -20,7 +20,7 @@ func linearGram(x []float64) *mat.SymDense {
 	return K
 }
 
-// TestCentringPrecision is issue 17 item 2's kpca part: points around 10⁸
+// TestCentringPrecision: points around 10⁸
 // that differ by a few units are not "identical" (their linear kernel
 // values differ by ~10⁸, the spread's square is lost in their rounding:
 // a *PrecisionError says so), and truly identical objects give

@@ -1,4 +1,4 @@
-"""Reference values of sqltests/edges.test (issue 17), computed with mpmath at
+"""Reference values of sqltests/edges.test, computed with mpmath at
 60 digits from the definitions in DESIGN.md, independently of ksql.
 Run: /usr/bin/python3 sqltests/testdata/make_edges.py"""
 from mpmath import mp, mpf, exp, sqrt, binomial
