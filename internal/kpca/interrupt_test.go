@@ -86,6 +86,12 @@ func TestFitsInterrupted(t *testing.T) {
 				}
 				return nil
 			})
+			if made.Load() <= after { // fewer checks this time (the dense solver's last stage is checked by a 20 ms ticker)
+				if err != nil {
+					t.Errorf("%s, never stopped: %v", f.name, err)
+				}
+				continue
+			}
 			if err != stop {
 				t.Errorf("%s, stop at check %d of %d: err %v", f.name, after+1, total, err)
 			}
