@@ -1,11 +1,16 @@
-// Package svm is C-support vector classification as libsvm formulates and
-// solves it, the solver behind scikit-learn's SVC: the dual
+// Package svm is support vector machines as libsvm formulates and solves
+// them, the solver behind scikit-learn's SVC: the dual of C-SVC
 //
 //	min ½ αᵀQα − eᵀα,  yᵀα = 0,  0 ≤ α_i ≤ C_i,  Q_ij = y_i y_j K(x_i, x_j),
 //
 // solved by SMO with second-order working-set selection (Fan, Chen & Lin
 // 2005), a least-recently-used cache of float32 kernel columns bounded in
 // bytes, and shrinking; more than two classes by one-vs-one with voting.
+// The other libsvm types share the solver (types.go, nu.go): ν-SVC
+// (Options.Type NuSVC, through Fit), the one-class SVM (FitOneClass),
+// ε-SVR and ν-SVR (FitRegression), with libsvm's starting points, its
+// Solver_NU for the ν types and the 2n-variable form of regression; on
+// the reference data they take scikit-learn's iterations exactly.
 // It knows nothing of SQL or of which kernel it runs: the caller supplies
 // kernel columns through a callback and numbers its sorted classes 0..k−1.
 //

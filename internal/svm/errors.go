@@ -109,7 +109,43 @@ func (e *PanicError) Error() string {
 	return fmt.Sprintf("svm: panic in a solver worker: %v", e.Value)
 }
 
+// NuInfeasibleError is a ν that no ν-SVC solution can meet for the pair
+// of classes A and B (libsvm's "specified nu is infeasible"): ν·(n_A +
+// n_B)/2 must not exceed the smaller class's rows.
+type NuInfeasibleError struct {
+	Nu             float64
+	A, B           int // the class indices
+	CountA, CountB int // their rows
+}
+
+func (e *NuInfeasibleError) Error() string {
+	return fmt.Sprintf("svm: ν = %g is infeasible for classes %d (%d rows) and %d (%d rows): ν·(n_a + n_b)/2 must be ≤ min(n_a, n_b)",
+		e.Nu, e.A, e.CountA, e.B, e.CountB)
+}
+
+// TargetError is a regression target that is not a finite number.
+type TargetError struct {
+	Row   int
+	Value float64
+}
+
+func (e *TargetError) Error() string {
+	return fmt.Sprintf("svm: target %g of row %d is not a finite number", e.Value, e.Row)
+}
+
+// NotClassifierError is a class asked of a regression model.
+type NotClassifierError struct {
+	Type Type
+}
+
+func (e *NotClassifierError) Error() string {
+	return fmt.Sprintf("svm: a %v model predicts values, not classes; use DecisionBatch", e.Type)
+}
+
 var (
+	_ error = (*NuInfeasibleError)(nil)
+	_ error = (*TargetError)(nil)
+	_ error = (*NotClassifierError)(nil)
 	_ error = (*ClassCountError)(nil)
 	_ error = (*LabelError)(nil)
 	_ error = (*ParamError)(nil)

@@ -33,8 +33,18 @@ const DefaultCacheBytes = 200 << 20
 
 // Options control Fit. C and Tol have no defaults: zero is an error.
 type Options struct {
-	// C is the penalty on slack (libsvm's -c, SVC's C): finite, > 0.
+	// Type is the problem (libsvm's -s); the zero value is CSVC. Fit
+	// takes CSVC and NuSVC, FitOneClass OneClass, FitRegression
+	// EpsilonSVR and NuSVR.
+	Type Type
+	// C is the penalty on slack (libsvm's -c, SVC's C): finite, > 0, for
+	// CSVC, EpsilonSVR and NuSVR; the ν types other than NuSVR ignore it.
 	C float64
+	// Nu is ν of NuSVC, OneClass and NuSVR (libsvm's -n): 0 < ν ≤ 1.
+	Nu float64
+	// Epsilon is ε of EpsilonSVR (libsvm's -p), the half-width of the
+	// tube without loss: finite, ≥ 0.
+	Epsilon float64
 	// Tol is the stopping tolerance on the maximal KKT violation (libsvm's
 	// -e eps, SVC's tol; they default to 1e-3): finite, > 0.
 	Tol float64
@@ -175,7 +185,10 @@ func group(y []int) (*grouping, error) {
 }
 
 func checkOptions(opt *Options, k int) error {
-	if !(opt.C > 0 && opt.C <= math.MaxFloat64) {
+	if err := checkTypeOptions(opt); err != nil {
+		return err
+	}
+	if opt.Type.usesC() && !(opt.C > 0 && opt.C <= math.MaxFloat64) {
 		return &ParamError{Name: "C", Value: opt.C, Allowed: "a finite number > 0"}
 	}
 	if !(opt.Tol > 0 && opt.Tol <= math.MaxFloat64) {
@@ -200,7 +213,8 @@ func checkOptions(opt *Options, k int) error {
 	return nil
 }
 
-// Fit trains a C-support vector classifier on n = len(y) objects whose
+// Fit trains a C- or ν-support vector classifier (Options.Type CSVC or
+// NuSVC) on n = len(y) objects whose
 // labels y are class indices 0..k−1 (k = max(y)+1, every class present,
 // k ≥ 2; the caller sorts its classes and numbers them). Two classes give
 // one binary problem; more give the k(k−1)/2 one-vs-one problems of
@@ -210,8 +224,16 @@ func Fit(kern Kernel, y []int, opt Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opt.Type != CSVC && opt.Type != NuSVC {
+		return nil, &ParamError{Name: "Type", Value: float64(opt.Type), Allowed: "CSVC or NuSVC for Fit (FitOneClass, FitRegression for the others)"}
+	}
 	if err := checkOptions(&opt, g.k); err != nil {
 		return nil, err
+	}
+	if opt.Type == NuSVC {
+		if err := checkNuFeasible(g, opt.Nu); err != nil {
+			return nil, err
+		}
 	}
 	stop := new(atomic.Bool)
 	diag, err := diagonal(kern, len(y), &poller{interrupt: opt.Interrupt, stop: stop})
@@ -248,6 +270,10 @@ func solvePairs(kern Kernel, g *grouping, diag []float64, opt *Options, stop *at
 		s.splitErrs = make([]error, s.split)
 		rows := make([]int, lmax)
 		ys := make([]int8, lmax)
+		var pr *general
+		if opt.Type == NuSVC {
+			pr = newGeneral(lmax)
+		}
 		for q := next(); q >= 0; q = next() {
 			a, b := pairClasses(q, g.k)
 			l := g.fill(a, b, rows, ys)
@@ -259,7 +285,13 @@ func solvePairs(kern Kernel, g *grouping, diag []float64, opt *Options, stop *at
 			if opt.ClassWeight != nil {
 				cp, cn = opt.C*opt.ClassWeight[a], opt.C*opt.ClassWeight[b]
 			}
-			r, err := s.solve(rows[:l], ys[:l], cp, cn, diag, make([]float64, l))
+			var r binaryResult
+			var err error
+			if pr != nil {
+				r, err = s.solveNuSVC(rows[:l], ys[:l], opt.Nu, diag, pr, make([]float64, l))
+			} else {
+				r, err = s.solve(rows[:l], ys[:l], cp, cn, diag, make([]float64, l))
+			}
 			if err != nil {
 				return err
 			}

@@ -28,6 +28,7 @@ import (
 // A Model is read-only after Fit and safe for concurrent use. One rebuilt
 // from stored fields should pass Validate.
 type Model struct {
+	Type      Type
 	Classes   int
 	Support   []int
 	NSupport  []int
@@ -46,6 +47,10 @@ type Pair struct {
 	NSV        int     // rows with α > 0
 	NBSV       int     // of those, rows at their bound C
 	Converged  bool    // false when MaxIter stopped it
+	// R is the ν types' r (libsvm's si.r): NuSVC's pair was solved with
+	// C = 1/R and its coefficients, Rho and Objective rescaled; NuSVR's
+	// tube half-width ε is −R. Zero for the other types.
+	R float64
 }
 
 // WarningKind names a condition a fit completed under.
@@ -86,8 +91,14 @@ type Warning struct {
 	Value float64
 }
 
-// NumPairs returns k(k−1)/2.
-func (m *Model) NumPairs() int { return m.Classes * (m.Classes - 1) / 2 }
+// NumPairs returns k(k−1)/2, the number of decision values per object;
+// 1 for one-class and regression models.
+func (m *Model) NumPairs() int {
+	if m.single() {
+		return 1
+	}
+	return m.Classes * (m.Classes - 1) / 2
+}
 
 // Iterations returns the iterations of all pairs.
 func (m *Model) Iterations() int {
@@ -111,10 +122,16 @@ func (m *Model) Converged() bool {
 // assemble builds the Model from the pairs' solutions as libsvm's
 // svm_train does, then flips the binary signs as scikit-learn does.
 func assemble(g *grouping, res []binaryResult, diag []float64, opt *Options) *Model {
-	m := &Model{Classes: g.k}
+	m := &Model{Type: opt.Type, Classes: g.k}
 	nonzero := m.pairStats(g, res, opt)
 	nzStart := m.supportLayout(g, nonzero)
 	m.coefficients(g, res, nonzero, nzStart)
+	m.diagonalWarning(diag)
+	return m
+}
+
+// diagonalWarning adds NegativeDiagonal when some K(x, x) < 0.
+func (m *Model) diagonalWarning(diag []float64) {
 	negDiag, minDiag := 0, math.Inf(1)
 	for _, d := range diag {
 		if d < 0 {
@@ -125,7 +142,6 @@ func assemble(g *grouping, res []binaryResult, diag []float64, opt *Options) *Mo
 	if negDiag > 0 {
 		m.Warnings = append(m.Warnings, Warning{Kind: NegativeDiagonal, A: -1, B: -1, Count: negDiag, Value: minDiag})
 	}
-	return m
 }
 
 // pairStats fills Pairs and the pairs' warnings and returns which grouped
@@ -136,7 +152,7 @@ func (m *Model) pairStats(g *grouping, res []binaryResult, opt *Options) []bool 
 	for q, r := range res {
 		a, b := pairClasses(q, g.k)
 		na := g.count[a]
-		pr := Pair{A: a, B: b, Iterations: r.iter, Objective: r.obj, Rho: r.rho, Converged: r.converged}
+		pr := Pair{A: a, B: b, Iterations: r.iter, Objective: r.obj, Rho: r.rho, R: r.r, Converged: r.converged}
 		for t, c := range r.coef {
 			if c == 0 {
 				continue
@@ -150,6 +166,9 @@ func (m *Model) pairStats(g *grouping, res []binaryResult, opt *Options) []bool 
 			bound := opt.C
 			if opt.ClassWeight != nil {
 				bound *= opt.ClassWeight[cls]
+			}
+			if opt.Type == NuSVC {
+				bound = r.bound
 			}
 			if math.Abs(c) >= bound {
 				pr.NBSV++
@@ -219,6 +238,12 @@ func (m *Model) coefficients(g *grouping, res []binaryResult, nonzero []bool, nz
 // Validate checks that the fields fit together (for a Model rebuilt from
 // storage).
 func (m *Model) Validate() error {
+	if m.Type < CSVC || m.Type > NuSVR {
+		return &ParamError{Name: "Type", Value: float64(m.Type), Allowed: "CSVC, NuSVC, OneClass, EpsilonSVR or NuSVR"}
+	}
+	if m.single() {
+		return m.validateSingle()
+	}
 	k := m.Classes
 	if k < 2 {
 		return &ClassCountError{Classes: k}
@@ -267,7 +292,7 @@ func (m *Model) Decision(kv, dec []float64) error {
 // decision is Decision with start = classStarts.
 func (m *Model) decision(kv, dec []float64, start []int) {
 	k := m.Classes
-	if k == 2 {
+	if k == 2 || m.single() {
 		dec[0] = dot(m.DualCoef[0], kv) + m.Intercept[0]
 		return
 	}
@@ -324,6 +349,12 @@ func (m *Model) Vote(dec []float64) int {
 // vote is Vote counting in votes (len Classes), which it clears first.
 func (m *Model) vote(dec []float64, votes []int) int {
 	k := m.Classes
+	if m.Type == OneClass { // libsvm: an inlier when its value is > 0
+		if dec[0] > 0 {
+			return 1
+		}
+		return 0
+	}
 	if k == 2 {
 		if dec[0] < 0 { // libsvm's value is −dec: > 0 votes for class 0
 			return 0
@@ -355,6 +386,9 @@ func (m *Model) vote(dec []float64, votes []int) int {
 // against the support vectors, leaving the decision values in dec
 // (len NumPairs).
 func (m *Model) Predict(kv, dec []float64) (int, error) {
+	if m.Type.Regression() {
+		return 0, &NotClassifierError{Type: m.Type}
+	}
 	if err := m.Decision(kv, dec); err != nil {
 		return 0, err
 	}
@@ -366,6 +400,9 @@ func (m *Model) Predict(kv, dec []float64) (int, error) {
 // dec receives their decision values row after row
 // (len(classes)·NumPairs).
 func (m *Model) PredictBatch(kv, dec []float64, classes []int) error {
+	if m.Type.Regression() {
+		return &NotClassifierError{Type: m.Type}
+	}
 	ns, np := len(m.Support), m.NumPairs()
 	n := len(classes)
 	if len(kv) != n*ns {

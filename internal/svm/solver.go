@@ -57,6 +57,7 @@ type solver struct {
 	alpha     []float64
 	g, gbar   []float64
 	c, qd     []float64
+	p         []float64 // the linear term: −e for C-SVC
 	status    []uint8
 	activeSet []int32 // position → subproblem index
 	gpos      []int   // position → training row
@@ -69,6 +70,7 @@ type solver struct {
 	splitErrs []error
 	shrinking bool
 	unshrink  bool
+	nu        bool // Solver_NU: two equality constraints, one per sign of y
 
 	iter      int
 	minActive int // the smallest active set shrinking reached
@@ -88,6 +90,7 @@ func newSolver(kern Kernel, poll *poller, lmax int, cacheBytes int64) *solver {
 		gbar:      make([]float64, lmax),
 		c:         make([]float64, lmax),
 		qd:        make([]float64, lmax),
+		p:         make([]float64, lmax),
 		status:    make([]uint8, lmax),
 		activeSet: make([]int32, lmax),
 		gpos:      make([]int, lmax),
@@ -105,6 +108,8 @@ type binaryResult struct {
 	converged bool
 	negCurv   int
 	minCurv   float64
+	r         float64 // Solver_NU's r (ν-SVC: 1/C; ν-SVR: −ε); 0 otherwise
+	bound     float64 // |coef| at which a ν-SVC variable is bounded (1/r)
 }
 
 // solve runs SMO on the subproblem of training rows rows (with labels y,
@@ -113,7 +118,7 @@ type binaryResult struct {
 func (s *solver) solve(rows []int, y []int8, cp, cn float64, diag []float64, coef []float64) (binaryResult, error) {
 	l := len(rows)
 	s.l, s.active = l, l
-	s.unshrink = false
+	s.unshrink, s.nu = false, false
 	s.iter, s.negCurv, s.minCurv, s.minActive = 0, 0, math.Inf(1), l
 	s.cache.reset(l)
 	for i, r := range rows {
@@ -121,6 +126,7 @@ func (s *solver) solve(rows []int, y []int8, cp, cn float64, diag []float64, coe
 		s.ys[i] = float64(y[i])
 		s.alpha[i] = 0
 		s.g[i] = -1 // G = Qα + p with α = 0, p = −e
+		s.p[i] = -1
 		s.gbar[i] = 0
 		if y[i] > 0 {
 			s.c[i] = cp
@@ -140,7 +146,7 @@ func (s *solver) solve(rows []int, y []int8, cp, cn float64, diag []float64, coe
 	res := binaryResult{rho: s.rho(), iter: s.iter, converged: converged, negCurv: s.negCurv, minCurv: s.minCurv}
 	var v float64
 	for i := 0; i < l; i++ {
-		v += s.alpha[i] * (s.g[i] - 1)
+		v += s.alpha[i] * (s.g[i] + s.p[i])
 	}
 	res.obj = v / 2
 	for i := 0; i < l; i++ {
@@ -158,12 +164,12 @@ func (s *solver) loop() (bool, error) {
 		if counter--; counter == 0 {
 			counter = min(s.l, 1000)
 			if s.shrinking {
-				if err := s.shrink(); err != nil {
+				if err := s.shrinkAny(); err != nil {
 					return false, err
 				}
 			}
 		}
-		i, j, done, err := s.selectWorkingSet()
+		i, j, done, err := s.selectPair()
 		if err != nil {
 			return false, err
 		}
@@ -172,7 +178,7 @@ func (s *solver) loop() (bool, error) {
 				return false, err
 			}
 			s.active = s.l
-			if i, j, done, err = s.selectWorkingSet(); err != nil {
+			if i, j, done, err = s.selectPair(); err != nil {
 				return false, err
 			}
 			if done {
@@ -533,6 +539,7 @@ func (s *solver) swap(i, j int) {
 	s.gbar[i], s.gbar[j] = s.gbar[j], s.gbar[i]
 	s.c[i], s.c[j] = s.c[j], s.c[i]
 	s.qd[i], s.qd[j] = s.qd[j], s.qd[i]
+	s.p[i], s.p[j] = s.p[j], s.p[i]
 	s.gpos[i], s.gpos[j] = s.gpos[j], s.gpos[i]
 }
 
@@ -544,7 +551,7 @@ func (s *solver) reconstructGradient() error {
 		return nil
 	}
 	for j := n; j < l; j++ {
-		s.g[j] = s.gbar[j] - 1
+		s.g[j] = s.gbar[j] + s.p[j]
 	}
 	nFree := 0
 	for j := 0; j < n; j++ {
