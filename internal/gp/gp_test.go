@@ -1,0 +1,250 @@
+package gp
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync/atomic"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+func near(got, want, rel float64) bool {
+	return math.Abs(got-want) <= rel*math.Max(1, math.Abs(want))
+}
+
+// TestClosedForm: one and two objects by hand. Two objects, K = [[2, 1],
+// [1, 2]], noise 0.5, y = (1, 3): A = K + 0.5·I has det 5.25 and
+// A⁻¹ = [[2.5, −1], [−1, 2.5]] / 5.25, so α = (−0.5, 6.5)/5.25, the
+// means Kα = (5.5, 12.5)/5.25, each variance 2 − (2.5·5 − 2·2)/5.25 =
+// 2/5.25, and for kz = (1, 0), kzz = 1: mean −0.5/5.25, variance
+// 1 − 2.5/5.25; the LML −½·19/5.25 − ½·log 5.25 − log 2π. One object,
+// k = 4, noise 1, y = 2: mean 8/5, variance 4·1/5, LML −½·4/5 − ½·log 5
+// − ½·log 2π; kz = 2, kzz = 3: mean 4/5, variance 3 − 4/5.
+func TestClosedForm(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		K, y          []float64
+		noise         float64
+		mean, std     []float64
+		lml           float64
+		kz            []float64
+		kzz, zm, zstd float64
+	}{
+		{"n=1", []float64{4}, []float64{2}, 1, []float64{8.0 / 5}, []float64{math.Sqrt(4.0 / 5)},
+			-0.5*4/5 - 0.5*math.Log(5) - 0.5*math.Log(2*math.Pi), []float64{2}, 3, 4.0 / 5, math.Sqrt(3 - 4.0/5)},
+		{"n=2", []float64{2, 1, 1, 2}, []float64{1, 3}, 0.5, []float64{5.5 / 5.25, 12.5 / 5.25},
+			[]float64{math.Sqrt(2 / 5.25), math.Sqrt(2 / 5.25)}, -0.5*19/5.25 - 0.5*math.Log(5.25) - math.Log(2*math.Pi),
+			[]float64{1, 0}, 1, -0.5 / 5.25, math.Sqrt(1 - 2.5/5.25)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := Fit(append([]float64(nil), tc.K...), tc.y, tc.noise, false, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			std, err := m.TrainStd(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, got := range m.TrainMean(tc.y) {
+				if !near(got, tc.mean[i], 1e-14) || !near(std[i], tc.std[i], 1e-14) {
+					t.Fatalf("object %d: mean %v std %v, want %v %v", i, got, std[i], tc.mean[i], tc.std[i])
+				}
+			}
+			if !near(m.LML, tc.lml, 1e-14) {
+				t.Fatalf("LML %v, want %v", m.LML, tc.lml)
+			}
+			zm, zs := m.Predict(tc.kz, tc.kzz)
+			if !near(zm, tc.zm, 1e-14) || !near(zs, tc.zstd, 1e-14) {
+				t.Fatalf("new object: %v %v, want %v %v", zm, zs, tc.zm, tc.zstd)
+			}
+		})
+	}
+}
+
+// gaussProblem is n training and q new points in the plane with a
+// Gaussian kernel of width 0.7: the n×n K, the q×n cross values and
+// labels y = sin(3x₁) + x₂ + 5.
+func gaussProblem(n, q int) (K, C, y []float64) {
+	r := rand.New(rand.NewPCG(7, uint64(n)))
+	pts := make([][2]float64, n+q)
+	for i := range pts {
+		pts[i] = [2]float64{r.Float64() * 3, r.Float64() * 3}
+	}
+	k := func(a, b [2]float64) float64 {
+		dx, dy := a[0]-b[0], a[1]-b[1]
+		return math.Exp(-(dx*dx + dy*dy) / (2 * 0.49))
+	}
+	K, C, y = make([]float64, n*n), make([]float64, q*n), make([]float64, n)
+	for i := 0; i < n; i++ {
+		y[i] = math.Sin(3*pts[i][0]) + pts[i][1] + 5
+		for j := 0; j < n; j++ {
+			K[i*n+j] = k(pts[i], pts[j])
+		}
+		for z := 0; z < q; z++ {
+			C[z*n+i] = k(pts[n+z], pts[i])
+		}
+	}
+	return K, C, y
+}
+
+// direct is the textbook computation with an explicit inverse (gonum):
+// means k_iᵀA⁻¹y', variances K_ii − k_iᵀA⁻¹k_i (scikit-learn's formula),
+// LML −½y'ᵀA⁻¹y' − ½log det A − n/2·log 2π, y' = (y − mu)/sd.
+func direct(t *testing.T, K, C, y []float64, noise, mu, sd float64) (mean, vr, zmean, zvar []float64, lml float64) {
+	n := len(y)
+	A := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			A.SetSym(i, j, K[i*n+j])
+		}
+		A.SetSym(i, i, K[i*n+i]+noise)
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(A) {
+		t.Fatal("not PD")
+	}
+	var inv mat.SymDense
+	if err := ch.InverseTo(&inv); err != nil {
+		t.Fatal(err)
+	}
+	yn := mat.NewVecDense(n, nil)
+	for i, v := range y {
+		yn.SetVec(i, (v-mu)/sd)
+	}
+	var alpha mat.VecDense
+	alpha.MulVec(&inv, yn)
+	at := func(rows []float64, diag func(int) float64) (m, v []float64) {
+		for i := 0; i*n < len(rows); i++ {
+			k := mat.NewVecDense(n, rows[i*n:(i+1)*n])
+			var ak mat.VecDense
+			ak.MulVec(&inv, k)
+			m = append(m, sd*mat.Dot(k, &alpha)+mu)
+			v = append(v, sd*sd*(diag(i)-mat.Dot(k, &ak)))
+		}
+		return m, v
+	}
+	mean, vr = at(K, func(i int) float64 { return K[i*n+i] })
+	zmean, zvar = at(C, func(int) float64 { return 1 })
+	return mean, vr, zmean, zvar, -0.5*mat.Dot(yn, &alpha) - 0.5*ch.LogDet() - float64(n)/2*math.Log(2*math.Pi)
+}
+
+// TestAgainstDirectFormula: n = 150 (three blocks of U⁻¹'s columns, the
+// last partial), with and without normalisation, three noise levels:
+// means, standard deviations (stored and new objects) and the LML agree
+// with the explicit-inverse computation to 1e-9 relative.
+func TestAgainstDirectFormula(t *testing.T) {
+	const n, q = 150, 7
+	for _, tc := range []struct {
+		noise     float64
+		normalize bool
+	}{{1e-2, false}, {1, false}, {10, false}, {1e-2, true}, {0.3, true}} {
+		K, C, y := gaussProblem(n, q)
+		mu, sd := 0.0, 1.0
+		if tc.normalize {
+			mu, sd = meanStd(y)
+		}
+		wm, wv, zm, zv, lml := direct(t, K, C, y, tc.noise, mu, sd)
+		m, err := Fit(append([]float64(nil), K...), y, tc.noise, tc.normalize, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		std, err := m.TrainStd(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, got := range m.TrainMean(y) {
+			if !near(got, wm[i], 1e-9) || !near(std[i], math.Sqrt(wv[i]), 1e-9) {
+				t.Fatalf("%+v object %d: mean %v std %v, want %v %v", tc, i, got, std[i], wm[i], math.Sqrt(wv[i]))
+			}
+		}
+		for z := 0; z < q; z++ {
+			gm, gs := m.Predict(C[z*n:(z+1)*n], 1)
+			if !near(gm, zm[z], 1e-9) || !near(gs, math.Sqrt(zv[z]), 1e-9) || !near(m.Mean(C[z*n:(z+1)*n]), gm, 0) {
+				t.Fatalf("%+v new %d: %v %v, want %v %v", tc, z, gm, gs, zm[z], math.Sqrt(zv[z]))
+			}
+		}
+		if !near(m.LML, lml, 1e-9) {
+			t.Fatalf("%+v LML %v, want %v", tc, m.LML, lml)
+		}
+	}
+}
+
+// TestTrainStdSameBitsAnyWorkers: one worker or two, the same bits.
+func TestTrainStdSameBitsAnyWorkers(t *testing.T) {
+	K, _, y := gaussProblem(300, 0)
+	run := func(procs int) []float64 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		m, err := Fit(append([]float64(nil), K...), y, 0.1, true, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := m.TrainStd(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	a, b := run(1), run(4)
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			t.Fatalf("object %d: %v with one worker, %v with four", i, a[i], b[i])
+		}
+	}
+}
+
+// TestErrors: bad noise, non-finite labels and kernel values (named by
+// row and column), and a kernel that is not PSD.
+func TestErrors(t *testing.T) {
+	var pe *ParamError
+	var nf *NonFiniteError
+	var np *NotPDError
+	for _, tc := range []struct {
+		name  string
+		K, y  []float64
+		noise float64
+		check func(error) bool
+	}{
+		{"zero noise", []float64{1}, []float64{1}, 0, func(e error) bool { return errors.As(e, &pe) && pe.Name == "noise" }},
+		{"negative noise", []float64{1}, []float64{1}, -1, func(e error) bool { return errors.As(e, &pe) }},
+		{"NaN noise", []float64{1}, []float64{1}, math.NaN(), func(e error) bool { return errors.As(e, &pe) }},
+		{"infinite noise", []float64{1}, []float64{1}, math.Inf(1), func(e error) bool { return errors.As(e, &pe) }},
+		{"label", []float64{1, 0, 0, 1}, []float64{1, math.Inf(-1)}, 1,
+			func(e error) bool { return errors.As(e, &nf) && nf.What == "label" && nf.Row == 1 }},
+		{"kernel", []float64{1, math.NaN(), 0, 1}, []float64{1, 2}, 1,
+			func(e error) bool { return errors.As(e, &nf) && nf.What == "kernel" && nf.Row == 0 && nf.Col == 1 }},
+		{"not PSD", []float64{1, 2, 2, 1}, []float64{1, 2}, 0.1, func(e error) bool { return errors.As(e, &np) && np.Noise == 0.1 }},
+	} {
+		_, err := Fit(tc.K, tc.y, tc.noise, false, nil)
+		if err == nil || !tc.check(err) {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+}
+
+// TestInterrupt: an interrupt stops the factorisation and each block of
+// the standard deviations, and comes back as the error.
+func TestInterrupt(t *testing.T) {
+	stop := errors.New("stop")
+	K, _, y := gaussProblem(600, 0)
+	var calls atomic.Int32 // the workers of TrainStd poll concurrently
+	poll := func() error {
+		if calls.Add(1) > 1 {
+			return stop
+		}
+		return nil
+	}
+	if _, err := Fit(append([]float64(nil), K...), y, 0.1, false, poll); !errors.Is(err, stop) {
+		t.Fatalf("Fit: %v", err)
+	}
+	m, err := Fit(append([]float64(nil), K...), y, 0.1, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls.Store(0)
+	if _, err := m.TrainStd(poll); !errors.Is(err, stop) {
+		t.Fatalf("TrainStd: %v", err)
+	}
+}
