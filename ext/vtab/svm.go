@@ -38,11 +38,8 @@ type svmModel struct {
 }
 
 func configureSVM(opts options) (model, error) {
-	if _, ok := opts["c"]; !ok {
-		return nil, errors.New("missing argument C= (the penalty on misclassified rows, a number > 0, such as C=1)")
-	}
 	positive := func(f float64) bool { return f > 0 }
-	c, err := opts.real("c", 0, positive, "a finite number > 0")
+	c, err := opts.real("c", 1, positive, "a finite number > 0 (default 1, as in scikit-learn and kernlab)")
 	if err != nil {
 		return nil, err
 	}
