@@ -49,6 +49,8 @@ var Extension = host.Extension{
 		{Name: "klms", Module: vtab.KLMS},
 		{Name: "tsne", Module: vtab.TSNE},
 		{Name: "kfda", Module: vtab.KFDA},
+		{Name: "kkmeans", Module: vtab.KKMeans},
+		{Name: "spectral", Module: vtab.Spectral},
 		{Name: "ksql_model", Module: vtab.KSQLModel},
 		{Name: "fst_text", Module: vtab.FSTText},
 		{Name: "kernel_spectrum", Module: vtab.KernelSpectrum},

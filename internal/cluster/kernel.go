@@ -54,7 +54,13 @@ func KernelKMeans(K []float64, n int, opt Options) (*KernelResult, error) {
 		return nil, err
 	}
 	self := make([]float64, opt.K)
+	poll := opt.poll()
 	for i, li := range res.Labels {
+		if i%rowChunk == 0 {
+			if err := poll(); err != nil {
+				return nil, err
+			}
+		}
 		row := K[i*n : (i+1)*n]
 		for j, lj := range res.Labels {
 			if li == lj {

@@ -50,11 +50,17 @@ func Spectral(A []float64, n int, opt Options) (*SpectralResult, error) {
 	if err := opt.check(n); err != nil {
 		return nil, err
 	}
-	dinv, err := degrees(A, n, opt.poll())
+	poll := opt.poll()
+	dinv, err := degrees(A, n, poll)
 	if err != nil {
 		return nil, err
 	}
 	for i := 0; i < n; i++ {
+		if i%rowChunk == 0 {
+			if err := poll(); err != nil {
+				return nil, err
+			}
+		}
 		row := A[i*n : (i+1)*n]
 		for j := range row {
 			row[j] *= dinv[i] * dinv[j]
