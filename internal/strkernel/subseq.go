@@ -2,6 +2,7 @@ package strkernel
 
 import (
 	"math"
+	"slices"
 
 	"github.com/ksql/ksql/internal/xfloat"
 )
@@ -13,9 +14,16 @@ import (
 //
 // with the running sums P(j) built along the row. One row of |t|+1 cells is
 // kept and overwritten in place. Rows whose symbol is not in t change
-// nothing and are skipped; the others are taken two at a time (pairRows),
-// so that each sweep of the row does the work of two rows with two
-// independent chains of additions. len(t) ≥ 1.
+// nothing and are skipped.
+//
+// While every cell has exponent 0 and a row cannot reach 2^511 (short
+// texts: all of a 500-character pair), a row is done by runRow, which
+// visits the occurrences of its symbol in t and adds the constant P to the
+// runs of cells between them. Otherwise rows go through the cell-by-cell
+// loops, two at a time (pairRows), so that each sweep of the row does the
+// work of two rows with two independent chains of additions. Both compute
+// every cell by the same additions in the same order, so which loop does a
+// row changes no bit of any cell. len(t) ≥ 1.
 func subseqAll(s, t []int32, ws *Workspace, lim Limits) (xfloat.F, error) {
 	n := len(t)
 	v, e := ws.floats(n+1), ws.ints(n+1)
@@ -29,9 +37,18 @@ func subseqAll(s, t []int32, ws *Workspace, lim Limits) (xfloat.F, error) {
 	poll := poller{check: lim.Check}
 	var pending int32 // a row waiting for a second one
 	waiting := false
+	flat := true // every cell has exponent 0
 	for _, x := range s {
-		if in(x) == nil {
+		occ := in(x)
+		if occ == nil {
 			continue // s_i is not in t: the row stays as it was
+		}
+		if err := poll.add(n); err != nil {
+			return xfloat.F{}, err
+		}
+		if !waiting && flat && runSafe(v1[n-1], len(occ)) {
+			runRow(occ, v1)
+			continue
 		}
 		if !waiting {
 			pending, waiting = x, true
@@ -39,14 +56,52 @@ func subseqAll(s, t []int32, ws *Workspace, lim Limits) (xfloat.F, error) {
 		}
 		pairRows(pending, x, t, v1, e1)
 		waiting = false
-		if err := poll.add(2 * n); err != nil {
-			return xfloat.F{}, err
-		}
+		flat = !slices.ContainsFunc(e1, func(k int32) bool { return k != 0 })
 	}
 	if waiting {
 		oneRow(pending, t, v1, e1)
 	}
 	return fromCell(v[n], e[n]), nil
+}
+
+// runSafe reports whether a row with m occurrences of its symbol keeps
+// every cell below cellMax, given that all cells have exponent 0 and the
+// largest is last (DP(i, j) grows with j, and so do its rounded values).
+// The new last cell is the old one plus at most m old cells, so below
+// (m+1)·last; the factor 2 covers rounding.
+func runSafe(last float64, m int) bool {
+	return last*float64(m+1) < cellMax/2
+}
+
+// runRow adds the row of a symbol whose positions in t are occ to the cells
+// v of columns 1…n, all at exponent 0 and staying below cellMax. P changes
+// only at occ: between two occurrences every cell gains the same P. Each
+// cell's additions are those of the cell-by-cell loops, in the same order
+// (P(j) = P(j−1) + DP(i−1, j−1) at an occurrence, DP(i, j) = DP(i−1, j) +
+// P(j) everywhere; they add a masked 0 elsewhere, which changes nothing).
+func runRow(occ []int32, v []float64) {
+	var p float64
+	last := 1.0 // DP(i−1, o−1) for the next occurrence o
+	j := 0      // the first cell not yet done
+	for _, o32 := range occ {
+		o := int(o32)
+		if o > j {
+			last = v[o-1]
+			addRun(v[j:o], p)
+		}
+		p += last
+		last = v[o]
+		v[o] = last + p
+		j = o + 1
+	}
+	addRun(v[j:], p)
+}
+
+// addRun adds p to every cell of v.
+func addRun(v []float64, p float64) {
+	for i := range v {
+		v[i] += p
+	}
 }
 
 // mask returns all ones if a = b, else 0. Masks replace branches on s_i = t_j,

@@ -1,0 +1,129 @@
+package strkernel
+
+import (
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ksql/ksql/internal/xfloat"
+)
+
+// windowPairs returns count distinct pairs of distinct windows of width code
+// points of the Reuters texts (joined by spaces), each pair ordered as Eval
+// orders it (rows over s, the first).
+func windowPairs(tb testing.TB, count, width int) [][2][]int32 {
+	text := []rune(strings.Join(readColumn(tb, "reuters.csv", 2), " "))
+	r := rand.New(rand.NewPCG(7, 500))
+	seen := map[[2]int]bool{}
+	var out [][2][]int32
+	for len(out) < count {
+		a, b := r.IntN(len(text)-width), r.IntN(len(text)-width)
+		s, t := text[a:a+width], text[b:b+width]
+		if slices.Equal(s, t) || seen[[2]int{a, b}] || seen[[2]int{b, a}] {
+			continue
+		}
+		seen[[2]int{a, b}] = true
+		x, y := Decode(string(s), Char).Chars(), Decode(string(t), Char).Chars()
+		if slices.Compare(x, y) < 0 {
+			x, y = y, x
+		}
+		out = append(out, [2][]int32{x, y})
+	}
+	return out
+}
+
+// BenchmarkSubseqPairs times subseq on 2,000 pairs of 500-character Reuters
+// windows: the kernel as it is (go), the loops it replaced (old, kept in
+// subseq_ref_test.go) and the textbook loop in C (c, testdata/subseq_ref.c,
+// built with gcc -O2 when gcc is installed, else skipped). ns/pair is the
+// best of the iterations (run with -benchtime=5x or so): the machine is
+// shared, so the fastest run is the one least disturbed; cpu-ns/pair, the
+// best CPU time, is steadier still. The C values must
+// be the Go values, bit for bit, wherever every cell stayed below 2^511.
+func BenchmarkSubseqPairs(b *testing.B) {
+	pairs := windowPairs(b, 2000, 500)
+	goVals := make([]xfloat.F, len(pairs))
+	loop := func(b *testing.B, f func(s, t []int32, ws *Workspace, lim Limits) (xfloat.F, error)) {
+		ws := new(Workspace)
+		best, bestCPU := math.Inf(1), math.Inf(1)
+		for b.Loop() {
+			start, cpu := time.Now(), cpuNanos()
+			for i, p := range pairs {
+				v, err := f(p[0], p[1], ws, Limits{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				goVals[i] = v
+			}
+			best = min(best, float64(time.Since(start).Nanoseconds()))
+			bestCPU = min(bestCPU, float64(cpuNanos()-cpu))
+		}
+		b.ReportMetric(best/float64(len(pairs)), "ns/pair")
+		b.ReportMetric(bestCPU/float64(len(pairs)), "cpu-ns/pair")
+	}
+	b.Run("go", func(b *testing.B) { loop(b, subseqAll) })
+	b.Run("old", func(b *testing.B) { loop(b, refSubseqAll) })
+	b.Run("c", func(b *testing.B) {
+		cVals, wall, cpu := runC(b, pairs)
+		b.ReportMetric(wall, "ns/pair")
+		b.ReportMetric(cpu, "cpu-ns/pair")
+		for i, v := range cVals {
+			if g := goVals[i]; math.Abs(v) < 0x1p511 && g != xfloat.New(v) {
+				b.Errorf("pair %d: C %v, Go %v", i, v, g)
+			}
+		}
+	})
+}
+
+// runC builds testdata/subseq_ref.c and runs it on pairs once per iteration,
+// returning its values and its best wall and CPU nanoseconds per pair.
+func runC(b *testing.B, pairs [][2][]int32) (vals []float64, wall, cpu float64) {
+	gcc, err := exec.LookPath("gcc")
+	if err != nil {
+		b.Skip("gcc not installed")
+	}
+	dir := b.TempDir()
+	bin, in, out := filepath.Join(dir, "subseq_ref"), filepath.Join(dir, "pairs"), filepath.Join(dir, "out")
+	if msg, err := exec.Command(gcc, "-O2", "-o", bin, "testdata/subseq_ref.c").CombinedOutput(); err != nil {
+		b.Fatalf("gcc: %v\n%s", err, msg)
+	}
+	buf := binary.LittleEndian.AppendUint32(nil, uint32(len(pairs)))
+	for _, p := range pairs {
+		for _, s := range p {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(len(s)))
+			for _, c := range s {
+				buf = binary.LittleEndian.AppendUint32(buf, uint32(c))
+			}
+		}
+	}
+	if err := os.WriteFile(in, buf, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	wall, cpu = math.Inf(1), math.Inf(1)
+	for b.Loop() {
+		msg, err := exec.Command(bin, in, out, "1").Output()
+		if err != nil {
+			b.Fatalf("subseq_ref: %v", err)
+		}
+		f := strings.Fields(string(msg))
+		w, _ := strconv.ParseFloat(f[0], 64)
+		c, _ := strconv.ParseFloat(f[1], 64)
+		wall, cpu = min(wall, w), min(cpu, c)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i+8 <= len(raw); i += 8 {
+		vals = append(vals, math.Float64frombits(binary.LittleEndian.Uint64(raw[i:])))
+	}
+	return vals, wall, cpu
+}
