@@ -24,8 +24,9 @@ type MapOptions struct {
 	// relative to sqrt(k(x_i,x_i)·k(z,z)) (measured: below 1e-9 on iris and
 	// the digits at the default).
 	RelTol float64
-	// Interrupt is polled as in Options: before the factorisation, between
-	// its blocks of columns (see pstrf), and after it.
+	// Interrupt is polled as in Options: before the factorisation, before
+	// each of its columns and each band of rows of its updates (see
+	// pstrf), and after it.
 	Interrupt func() error
 }
 
@@ -35,7 +36,7 @@ type MapOptions struct {
 //	φ(z) = Φ⁺·[k(x_1, z), …, k(x_n, z)]ᵀ  with  ⟨φ(x_i), φ(z)⟩ = k(x_i, z),
 //
 // the paper's K^(−1/2) being one choice. Map takes the pivoted Cholesky
-// factor, PᵀKP = UᵀU with U upper triangular (LAPACK's Dpstrf, blocked, polled between blocks,
+// factor, PᵀKP = UᵀU with U upper triangular (LAPACK's Dpstrf, blocked, polled every few milliseconds,
 // n³/3 flops: about 0.4 s at n = 1,797 here, where the eigendecomposition
 // of K took 20 s): training object x_i maps to its column of U's first r
 // rows, and a new object to y = U₁⁻ᵀ·[k(x_p, z)] over the r pivots p, U₁
