@@ -133,36 +133,12 @@ func parseIdent(key, v string, qualified bool) (ident, error) {
 	var parts []string
 	rest := strings.TrimSpace(v)
 	for {
-		if rest == "" {
-			return ident{}, fmt.Errorf("%s= needs a name, got %s", key, quoteExcerpt(v))
-		}
-		var part string
-		var err error
-		switch rest[0] {
-		case '"', '`', '\'':
-			part, rest, err = unquote(rest, rest[0])
-		case '[':
-			end := strings.IndexByte(rest, ']')
-			if end < 0 {
-				err = fmt.Errorf("unterminated [ in %s", quoteExcerpt(v))
-			} else {
-				part, rest = rest[1:end], rest[end+1:]
-			}
-		default:
-			end := 0
-			for end < len(rest) && isIdentByte(rest[end]) {
-				end++
-			}
-			part, rest = rest[:end], rest[end:]
-		}
+		part, r, err := readName(key, v, rest)
 		if err != nil {
-			return ident{}, fmt.Errorf("%s=: %v", key, err)
-		}
-		if part == "" {
-			return ident{}, fmt.Errorf("%s= needs a name, got %s", key, quoteExcerpt(v))
+			return ident{}, err
 		}
 		parts = append(parts, part)
-		rest = strings.TrimSpace(rest)
+		rest = strings.TrimSpace(r)
 		if rest == "" {
 			break
 		}
@@ -175,6 +151,85 @@ func parseIdent(key, v string, qualified bool) (ident, error) {
 		return ident{schema: parts[0], name: parts[1]}, nil
 	}
 	return ident{name: parts[0]}, nil
+}
+
+// readName reads one name, bare or quoted, at the start of rest (a part
+// of argument key's value v, which errors quote) and returns the text
+// after it.
+func readName(key, v, rest string) (string, string, error) {
+	if rest == "" {
+		return "", "", fmt.Errorf("%s= needs a name, got %s", key, quoteExcerpt(v))
+	}
+	var part string
+	var err error
+	switch rest[0] {
+	case '"', '`', '\'':
+		part, rest, err = unquote(rest, rest[0])
+	case '[':
+		end := strings.IndexByte(rest, ']')
+		if end < 0 {
+			err = fmt.Errorf("unterminated [ in %s", quoteExcerpt(v))
+		} else {
+			part, rest = rest[1:end], rest[end+1:]
+		}
+	default:
+		end := 0
+		for end < len(rest) && isIdentByte(rest[end]) {
+			end++
+		}
+		part, rest = rest[:end], rest[end:]
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("%s=: %v", key, err)
+	}
+	if part == "" {
+		return "", "", fmt.Errorf("%s= needs a name, got %s", key, quoteExcerpt(v))
+	}
+	return part, rest, nil
+}
+
+// columnItem is one item of a columns= argument: a column (to == ""), or
+// the columns from..to in the table's order.
+type columnItem struct {
+	from, to string
+}
+
+func (c columnItem) String() string {
+	if c.to == "" {
+		return c.from
+	}
+	return c.from + ".." + c.to
+}
+
+// parseColumns reads a columns= value (already unquoted): names and
+// ranges separated by commas, 'p0,p1,p2', p0..p63 or 'a, p0..p9', each
+// name bare or quoted.
+func parseColumns(v string) ([]columnItem, error) {
+	var items []columnItem
+	rest := strings.TrimSpace(v)
+	for {
+		var it columnItem
+		var err error
+		if it.from, rest, err = readName("columns", v, rest); err != nil {
+			return nil, err
+		}
+		rest = strings.TrimSpace(rest)
+		if strings.HasPrefix(rest, "..") {
+			if it.to, rest, err = readName("columns", v, strings.TrimSpace(rest[2:])); err != nil {
+				return nil, err
+			}
+			rest = strings.TrimSpace(rest)
+		}
+		items = append(items, it)
+		if rest == "" {
+			return items, nil
+		}
+		if rest[0] != ',' {
+			return nil, fmt.Errorf("columns=%s: unexpected %s; allowed: names separated by commas ('p0,p1,p2') or a range in table order (p0..p63)",
+				v, quoteExcerpt(rest))
+		}
+		rest = strings.TrimSpace(rest[1:])
+	}
 }
 
 func isIdentByte(c byte) bool {

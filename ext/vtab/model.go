@@ -492,7 +492,7 @@ func (c *modelCursor) filter(idxStr string, vals []any) error {
 		if _, hasID := cons[0]; hasID || in == nil {
 			return nil // a new object has a NULL id; NULL input gives no row
 		}
-		z, copied, err := c.t.src.input(in)
+		z, copied, err := c.t.src.input(in, snap) // scaled as snap's objects, with scale=
 		if err != nil {
 			return err
 		}

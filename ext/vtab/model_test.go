@@ -14,10 +14,10 @@ import (
 // label of the stored object with the largest kernel value.
 var labelKind = modelKind{
 	name:  "labeltest",
-	keys:  []string{"scale"},
+	keys:  []string{"factor"},
 	extra: []extraColumn{{key: "label", doc: "the column of class labels"}},
 	configure: func(opts options) (model, error) {
-		s, err := opts.integer("scale", 1, 1, 10)
+		s, err := opts.integer("factor", 1, 1, 10)
 		return &labelModel{scale: s}, err
 	},
 }
@@ -115,7 +115,7 @@ func TestModelCoreExtraColumn(t *testing.T) {
 	}
 	hc := host.NewConn(src.query)
 	mod := newModelModule(&labelKind)
-	tab, err := mod.Connect(hc, []string{"labeltest", "main", "lt", "table=pts", "id=id", "column=v", "label=cls", "kernel=linear", "scale=2"})
+	tab, err := mod.Connect(hc, []string{"labeltest", "main", "lt", "table=pts", "id=id", "column=v", "label=cls", "kernel=linear", "factor=2"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,8 +159,8 @@ func TestModelCoreArguments(t *testing.T) {
 	}{
 		{[]string{"table=pts", "id=id", "column=v", "kernel=linear"}, "labeltest: missing argument label= (the column of class labels)"},
 		{[]string{"query='SELECT 1'", "label=cls", "kernel=linear"}, "labeltest: give either query= or table=, id= and column=, label=, not both"},
-		{[]string{"table=pts", "id=id", "column=v", "label=cls", "kernel=linear", "scale=11"}, "labeltest: scale=11 is out of range (allowed: 1 to 10)"},
-		{[]string{"table=pts", "id=id", "column=v", "label=cls", "kernel=linear", "tol=1"}, `labeltest: unknown argument "tol" (known: scale, label, table, id, column, query, kernel)`},
+		{[]string{"table=pts", "id=id", "column=v", "label=cls", "kernel=linear", "factor=11"}, "labeltest: factor=11 is out of range (allowed: 1 to 10)"},
+		{[]string{"table=pts", "id=id", "column=v", "label=cls", "kernel=linear", "tol=1"}, `labeltest: unknown argument "tol" (known: factor, label, table, id, column, query, kernel, columns, nulls, scale)`},
 	}
 	for _, c := range cases {
 		_, err := mod.Connect(hc, append(base, c.args...))

@@ -18,7 +18,7 @@ import (
 )
 
 // sourceKeys are the arguments every module takes.
-var sourceKeys = []string{"table", "id", "column", "query", "kernel"}
+var sourceKeys = []string{"table", "id", "column", "query", "kernel", "columns", "nulls", "scale"}
 
 // source says where a module reads its objects (a table's id and object
 // columns and any extra columns, or a query that returns them in that
@@ -32,11 +32,18 @@ type source struct {
 	table  ident
 	id     ident
 	column ident
-	extra  []extraColumn
-	cols   []ident // the extra columns' names in the table
-	query  string
-	spec   *kernels.Spec
-	sql    string // reads (id, object, extra...) ordered by id
+	// features is columns= as written, nil for column= and query=; fcols
+	// are the columns it reads, in order, its ranges expanded when read
+	// (features.go).
+	features []columnItem
+	fcols    []ident
+	nullSkip bool // nulls=skip: a row with a NULL feature is left out, like a NULL object
+	scale    bool // scale=standard
+	extra    []extraColumn
+	cols     []ident // the extra columns' names in the table
+	query    string
+	spec     *kernels.Spec
+	sql      string // reads (id, object, extra...) ordered by id
 	// bound, if set, is the error of a fit on n objects that would pass
 	// a memory bound (nil while n fits); read stops keeping rows past it.
 	bound func(n int) error
@@ -63,8 +70,12 @@ func newSource(module string, opts options, extra ...extraColumn) (*source, erro
 	_, hasTable := opts["table"]
 	_, hasID := opts["id"]
 	_, hasCol := opts["column"]
+	_, hasCols := opts["columns"]
+	if err := s.parseFeatures(opts, hasCol); err != nil {
+		return nil, err
+	}
 	switch {
-	case hasQuery && (hasTable || hasID || hasCol || s.hasExtraKey(opts)):
+	case hasQuery && (hasTable || hasID || hasCol || hasCols || s.hasExtraKey(opts)):
 		return nil, fmt.Errorf("give either query= or table=, id= and column=%s, not both", s.extraKeys(", "))
 	case hasQuery:
 		if s.query, err = checkSelect(q); err != nil {
@@ -79,8 +90,8 @@ func newSource(module string, opts options, extra ...extraColumn) (*source, erro
 		return nil, fmt.Errorf("missing argument table= (or query='SELECT id, object FROM ...')")
 	case !hasID:
 		return nil, fmt.Errorf("missing argument id= (the column that identifies a row)")
-	case !hasCol:
-		return nil, fmt.Errorf("missing argument column= (the column that holds the objects)")
+	case !hasCol && !hasCols:
+		return nil, fmt.Errorf("missing argument column= (the column that holds the objects; or columns= for numeric columns read into a vector, such as columns='x1,x2' or columns=x1..x8)")
 	}
 	if s.table, err = parseIdent("table", opts["table"], true); err != nil {
 		return nil, err
@@ -88,10 +99,11 @@ func newSource(module string, opts options, extra ...extraColumn) (*source, erro
 	if s.id, err = parseIdent("id", opts["id"], false); err != nil {
 		return nil, err
 	}
-	if s.column, err = parseIdent("column", opts["column"], false); err != nil {
-		return nil, err
+	if hasCol {
+		if s.column, err = parseIdent("column", opts["column"], false); err != nil {
+			return nil, err
+		}
 	}
-	sel := s.id.sql() + ", " + s.column.sql()
 	for _, e := range extra {
 		v, ok := opts[e.key]
 		if !ok {
@@ -102,10 +114,25 @@ func newSource(module string, opts options, extra ...extraColumn) (*source, erro
 			return nil, err
 		}
 		s.cols = append(s.cols, col)
-		sel += ", " + col.sql()
 	}
-	s.sql = "SELECT " + sel + " FROM " + s.table.sql() + " ORDER BY 1"
+	s.buildSQL()
 	return s, nil
+}
+
+// buildSQL sets the statement that reads a table= source: id, the object
+// column or the feature columns, the extra columns.
+func (s *source) buildSQL() {
+	sel := []string{s.id.sql()}
+	if s.features == nil {
+		sel = append(sel, s.column.sql())
+	}
+	for _, f := range s.fcols {
+		sel = append(sel, f.sql())
+	}
+	for _, col := range s.cols {
+		sel = append(sel, col.sql())
+	}
+	s.sql = "SELECT " + strings.Join(sel, ", ") + " FROM " + s.table.sql() + " ORDER BY 1"
 }
 
 func (s *source) hasExtraKey(opts options) bool {
@@ -140,6 +167,9 @@ func (s *source) columnNames() []string {
 // two columns.
 func (s *source) validate(c *host.Conn) error {
 	if s.query == "" {
+		if err := s.resolve(c); err != nil {
+			return err
+		}
 		if err := s.checkColumns(c); err != nil {
 			return err
 		}
@@ -151,24 +181,17 @@ func (s *source) validate(c *host.Conn) error {
 // checkColumns looks the table up with pragma_table_xinfo, so that a typo
 // gets an error that lists what is there.
 func (s *source) checkColumns(c *host.Conn) error {
-	q, args := "SELECT name FROM pragma_table_xinfo(?1)", []any{s.table.name}
-	if s.table.schema != "" {
-		q, args = "SELECT name FROM pragma_table_xinfo(?1, ?2)", []any{s.table.name, s.table.schema}
-	}
-	var cols []string
-	err := c.Query(q, args, func(v []any) error {
-		if name, ok := v[0].(string); ok {
-			cols = append(cols, name)
-		}
-		return nil
-	})
+	cols, err := s.tableColumns(c)
 	if err != nil {
-		return s.sqlError(err)
+		return err
 	}
-	if len(cols) == 0 {
-		return fmt.Errorf("no such table %s (table= names a table or view to read)", s.table)
+	want := []struct{ key, name string }{{"id", s.id.name}}
+	if s.features == nil {
+		want = append(want, struct{ key, name string }{"column", s.column.name})
 	}
-	want := []struct{ key, name string }{{"id", s.id.name}, {"column", s.column.name}}
+	for _, f := range s.fcols {
+		want = append(want, struct{ key, name string }{"columns", f.name})
+	}
 	for i, e := range s.extra {
 		want = append(want, struct{ key, name string }{e.key, s.cols[i].name})
 	}
@@ -192,6 +215,29 @@ func (s *source) checkColumns(c *host.Conn) error {
 		return fmt.Errorf("table %s has no column %s (%s= must be one of: %s)", s.table, quoteIdent(col.name), col.key, strings.Join(cols, ", "))
 	}
 	return nil
+}
+
+// tableColumns lists the table's columns in table order (hidden and
+// generated ones included), with pragma_table_xinfo.
+func (s *source) tableColumns(c *host.Conn) ([]string, error) {
+	q, args := "SELECT name FROM pragma_table_xinfo(?1)", []any{s.table.name}
+	if s.table.schema != "" {
+		q, args = "SELECT name FROM pragma_table_xinfo(?1, ?2)", []any{s.table.name, s.table.schema}
+	}
+	var cols []string
+	err := c.Query(q, args, func(v []any) error {
+		if name, ok := v[0].(string); ok {
+			cols = append(cols, name)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, s.sqlError(err)
+	}
+	if len(cols) == 0 {
+		return nil, fmt.Errorf("no such table %s (table= names a table or view to read)", s.table)
+	}
+	return cols, nil
 }
 
 func isRowidName(name string) bool {
@@ -296,6 +342,10 @@ type snapshot struct {
 	obj   []int   // obj[r]: index of row r's object in objs, −1 for NULL
 	objs  []kernels.Object
 	rows  []int // rows[o]: the row of object o
+	// scale is scale=standard's centring and scaling, fitted on objs
+	// (which hold the scaled vectors) and applied to new objects; nil
+	// without scale=.
+	scale *featureScale
 	// byID is built on the first lookup by id: a scan or a fit never
 	// needs it, and for a million rows it is a tenth of a gigabyte.
 	byIDOnce sync.Once
@@ -433,10 +483,14 @@ func (s *source) read(c *host.Conn, prev *snapshot) (*snapshot, error) {
 // bound's error for the total, so a source too large for the work never
 // fills memory first.
 func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) error) (*snapshot, error) {
+	if err := s.resolve(c); err != nil {
+		return nil, err
+	}
 	c.Stats.Reads.Add(1)
 	h := sha256.New()
+	s.hashFeatures(h)
 	var flat []any // the rows one after the other, width columns each
-	width := len(s.columnNames())
+	width := s.width()
 	var buf [9]byte
 	put := func(v any) {
 		switch x := v.(type) {
@@ -470,7 +524,7 @@ func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) err
 				return err
 			}
 		}
-		if v[1] != nil {
+		if s.hasObject(v) {
 			objects++
 			if bound != nil && tooMany == nil {
 				tooMany = bound(objects)
@@ -523,9 +577,10 @@ func (s *source) build(flat []any, width int) (*snapshot, error) {
 	for i := range snap.extra {
 		snap.extra[i] = make([]any, n)
 		for r := range n {
-			snap.extra[i][r] = row(r)[2+i]
+			snap.extra[i][r] = row(r)[1+s.objWidth()+i]
 		}
 	}
+	feats := s.featureBuffer(n)
 	dim, dimRow := -1, 0
 	for r := range n {
 		v := row(r)
@@ -535,10 +590,10 @@ func (s *source) build(flat []any, width int) (*snapshot, error) {
 		}
 		snap.ids[r] = id
 		snap.obj[r] = -1
-		if v[1] == nil {
+		if !s.hasObject(v) {
 			continue
 		}
-		o, err := s.object(v[1])
+		o, err := s.rowObject(v, feats)
 		if err != nil {
 			return nil, fmt.Errorf("row id %s: %v", idText(id), err)
 		}
@@ -556,6 +611,10 @@ func (s *source) build(flat []any, width int) (*snapshot, error) {
 	}
 	if err := snap.checkUnique(); err != nil {
 		return nil, err
+	}
+	if s.scale && len(snap.objs) > 0 {
+		snap.scale = fitScale(snap.objs)
+		snap.scale.applyAll(s.spec, snap.objs)
 	}
 	return snap, nil
 }
@@ -581,17 +640,18 @@ func (s *source) object(v any) (kernels.Object, error) {
 	return s.spec.PrepareVec(vec), nil
 }
 
-// input decodes a new object given through a hidden input column. v may be
-// a view of SQLite's memory, valid only during Filter, so the object is
-// built from a copy, which is returned for the input column to show.
-func (s *source) input(v any) (kernels.Object, any, error) {
+// input decodes a new object given through a hidden input column, scaled
+// as snap's objects are. v may be a view of SQLite's memory, valid only
+// during Filter, so the object is built from a copy, which is returned for
+// the input column to show.
+func (s *source) input(v any, snap *snapshot) (kernels.Object, any, error) {
 	switch x := v.(type) {
 	case string:
 		v = strings.Clone(x)
 	case []byte:
 		v = slices.Clone(x)
 	}
-	o, err := s.object(v)
+	o, err := s.newObject(v, snap.scale)
 	if err != nil {
 		return o, nil, fmt.Errorf("input: %v", err)
 	}

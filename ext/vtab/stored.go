@@ -162,6 +162,9 @@ func (t *modelTable) storeParts(snap *snapshot, fit fitted) error {
 		}
 		parts = append(fp, fitPart{"module", []byte(t.kind.name)}, fitPart{"arguments", []byte(t.args)},
 			fitPart{"source_sha256", snap.hash[:]})
+		if snap.scale != nil { // scale=: the means and stds new objects are scaled by, part of the fit
+			parts = append(parts, fitPart{"scale", snap.scale.encode()})
+		}
 		parts = append(parts, fitPart{"checksum", checksum(parts)})
 	}
 	for _, p := range parts {
@@ -267,6 +270,9 @@ func (t *modelTable) restore(f *fitting) fitted {
 		return nil
 	}
 	fit, err := t.kind.decode(t.model, f, t.saved)
+	if err == nil { // scale=: the snapshot's objects were scaled as read; the stored scaling must be that one
+		err = f.snap.scale.check(t.saved)
+	}
 	if err == nil {
 		err = checkShape(fit, len(t.cols), len(f.snap.objs))
 	}
