@@ -49,6 +49,7 @@ var Extension = host.Extension{
 		{Name: "klms", Module: vtab.KLMS},
 		{Name: "tsne", Module: vtab.TSNE},
 		{Name: "kfda", Module: vtab.KFDA},
+		{Name: "gp", Module: vtab.GP},
 		{Name: "kkmeans", Module: vtab.KKMeans},
 		{Name: "spectral", Module: vtab.Spectral},
 		{Name: "ksql_model", Module: vtab.KSQLModel},
