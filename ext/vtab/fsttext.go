@@ -2,15 +2,18 @@ package vtab
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/ksql/ksql/ext/host"
 	"github.com/ksql/ksql/internal/fst"
 )
 
-// FSTText is the table-valued function fst_text(text [, labels]): AT&T /
+// FSTText is the table-valued function fst_text(text [, options]): AT&T /
 // OpenFst text (as fstprint writes it) as the rows of a transducer table,
-// for INSERT INTO t SELECT * FROM fst_text(...).
+// for INSERT INTO t SELECT * FROM fst_text(...). options are words: how
+// labels read ('symbols' or 'codepoints') and whether the weights are
+// OpenFst's −log weights ('log' or 'tropical'), see fstTextOptions.
 var FSTText host.Eponymous = fstTextModule{}
 
 var (
@@ -89,14 +92,10 @@ func (c *fstTextCursor) filter(idxStr string, vals []any) error {
 	if !ok {
 		return fmt.Errorf("needs the text of a transducer, as in SELECT * FROM fst_text(readfile('t.txt'))")
 	}
-	mode := fst.SymbolLabels
 	c.labels = cons[fstLabelsCol]
-	switch c.labels {
-	case nil, "symbols":
-	case "codepoints":
-		mode = fst.CodePointLabels
-	default:
-		return fmt.Errorf("labels must be 'symbols' (labels are the symbols, <eps> is ε) or 'codepoints' (decimal code points, 0 is ε), got %s", describe(c.labels))
+	mode, negLog, err := fstTextOptions(c.labels)
+	if err != nil {
+		return err
 	}
 	var s string
 	switch x := text.(type) {
@@ -111,7 +110,62 @@ func (c *fstTextCursor) filter(idxStr string, vals []any) error {
 	}
 	c.text = strings.Clone(s)
 	c.rows, err = fst.ReadText(strings.NewReader(s), mode)
+	if err == nil && negLog {
+		err = fromNegLog(c.rows, s)
+	}
 	return err
+}
+
+// fstTextOptions reads fst_text's second argument: words, separated by
+// spaces or commas, saying how labels read ('symbols', the default, or
+// 'codepoints') and what the weights are ('probability', the default, or
+// 'log' / 'tropical': OpenFst's −log weights, converted by exp(−w)).
+func fstTextOptions(v any) (mode fst.LabelMode, negLog bool, err error) {
+	if v == nil {
+		return fst.SymbolLabels, false, nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return 0, false, fmt.Errorf("the second argument must be TEXT such as 'codepoints' or 'log', got %s", host.TypeName(v))
+	}
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' }) {
+		switch strings.ToLower(w) {
+		case "symbols":
+		case "codepoints":
+			mode = fst.CodePointLabels
+		case "probability":
+		case "log", "tropical":
+			negLog = true
+		default:
+			return 0, false, fmt.Errorf("labels must be 'symbols' (labels are the symbols, <eps> is ε) or 'codepoints' (decimal code points, 0 is ε), "+
+				"and weights 'probability' (the default: ksql's weights) or 'log' / 'tropical' (OpenFst's −log weights, read as exp(−w)); got %s", describe(v))
+		}
+	}
+	return mode, negLog, nil
+}
+
+// fromNegLog turns −log weights into ksql's (probabilities): w → exp(−w).
+// An omitted weight is the semiring's one, 0, hence 1 as ReadText left
+// it; a weight was given on a line of 2 or 5 fields (text is what rows
+// were read from).
+func fromNegLog(rows []fst.TextRow, text string) error {
+	lines := strings.Split(text, "\n")
+	for i := range rows {
+		r := &rows[i]
+		if r.Line < 1 || r.Line > len(lines) {
+			return fmt.Errorf("line %d: not in the text", r.Line) // ReadText numbers lines as Split does
+		}
+		n := len(strings.FieldsFunc(lines[r.Line-1], func(c rune) bool { return c == ' ' || c == '\t' || c == '\r' }))
+		if n != 2 && n != 5 {
+			continue
+		}
+		p := math.Exp(-r.Weight)
+		if math.IsInf(p, 0) {
+			return fmt.Errorf("line %d: the −log weight %g is exp(%g) as a probability, past the largest float64", r.Line, r.Weight, -r.Weight)
+		}
+		r.Weight = p
+	}
+	return nil
 }
 
 func describe(v any) string {
