@@ -411,3 +411,43 @@ func TestSpectralSeparatesGroups(t *testing.T) {
 		t.Fatalf("eigenvalues %v", res.Eigenvalues)
 	}
 }
+
+// TestLloydFixedPoint: on overlapping blobs, where Lloyd's passes late in
+// a restart move few objects (the kernel sums are then updated, not
+// recomputed), the result is a fixed point checked from the points alone:
+// every point is nearest its own cluster's mean, and the objective is the
+// labels' inertia; k-means on the points reaches the same objective.
+func TestLloydFixedPoint(t *testing.T) {
+	X, _ := blobs([][2]float64{{0, 0}, {2, 0}, {0, 2}, {2, 2}, {1, 1}}, 120, 3, 11)
+	n := len(X) / 2
+	res, err := KernelKMeans(linearGram(X, n, 2), n, opts(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Iterations < 5 {
+		t.Fatalf("only %d passes: the data should need more", res.Iterations)
+	}
+	means := make([]float64, 10)
+	for i, l := range res.Labels {
+		means[2*l] += X[2*i] / float64(res.Sizes[l])
+		means[2*l+1] += X[2*i+1] / float64(res.Sizes[l])
+	}
+	for i, l := range res.Labels {
+		own := dist2(X[2*i:2*i+2], means[2*l:2*l+2])
+		for c := 0; c < 5; c++ {
+			if d := dist2(X[2*i:2*i+2], means[2*c:2*c+2]); d < own-1e-9 {
+				t.Fatalf("point %d in cluster %d at %v, but cluster %d is at %v", i, l, own, c, d)
+			}
+		}
+	}
+	if own := inertia(X, n, 2, res.Labels); math.Abs(own-res.Objective) > 1e-9*own {
+		t.Fatalf("objective %v, labels' inertia %v", res.Objective, own)
+	}
+	pts, _, err := KMeans(X, n, 2, opts(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(pts.Objective-res.Objective) > 1e-6*res.Objective {
+		t.Fatalf("k-means on the points %v, linear kernel k-means %v", pts.Objective, res.Objective)
+	}
+}

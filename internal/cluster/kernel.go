@@ -48,83 +48,104 @@ func KernelKMeans(K []float64, n int, opt Options) (*KernelResult, error) {
 			return nil, &NonFiniteError{Row: i / n, Col: i % n, Value: v}
 		}
 	}
-	g := &gramGeometry{K: K, n: n, self: make([]float64, opt.K)}
+	g := &gramGeometry{K: K, n: n, self: make([]float64, opt.K), sums: make([]float64, n*opt.K), prev: make([]int, n)}
 	res, err := run(g, opt)
 	if err != nil {
 		return nil, err
 	}
-	self := make([]float64, opt.K)
-	poll := opt.poll()
-	for i, li := range res.Labels {
-		if i%rowChunk == 0 {
-			if err := poll(); err != nil {
-				return nil, err
-			}
-		}
-		row := K[i*n : (i+1)*n]
-		for j, lj := range res.Labels {
-			if li == lj {
-				self[li] += row[j]
-			}
-		}
+	// The distances are measured once more from fresh sums, so that the
+	// stored ones are those Nearest gives a stored object.
+	g.fresh = false
+	d := make([]float64, n*opt.K)
+	if err := g.toCentres(res.Labels, res.Sizes, opt.K, d, opt.poll()); err != nil {
+		return nil, err
 	}
-	for c := range self {
-		s := float64(res.Sizes[c])
-		self[c] /= s * s
+	res.Objective = 0
+	for i, l := range res.Labels {
+		res.Dist2[i] = d[i*opt.K+l]
+		res.Objective += res.Dist2[i]
 	}
-	return &KernelResult{Result: *res, Self: self}, nil
+	return &KernelResult{Result: *res, Self: append([]float64(nil), g.self...)}, nil
 }
 
-// gramGeometry is feature space seen through a full Gram matrix.
+// gramGeometry is feature space seen through a full Gram matrix. Within a
+// restart it keeps sums[i*k+c] = Σ_{j∈c} K_ij and updates them by the
+// objects that moved since the last pass (a pass late in Lloyd's
+// algorithm moves few), recomputing them in full when more than n/16
+// moved: an update reads K at scattered columns and writes two sums, and
+// measured at n = 2,000 it costs more than a full row beyond that.
 type gramGeometry struct {
-	K    []float64
-	n    int
-	self []float64 // scratch: the centres' squared norms
+	K     []float64
+	n     int
+	self  []float64 // the centres' squared norms
+	sums  []float64 // n×k
+	prev  []int     // the labels sums are for
+	fresh bool      // sums and prev are valid
+	moved []int     // scratch: the objects whose label changed
 }
 
 func (g *gramGeometry) size() int { return g.n }
+
+func (g *gramGeometry) restart() { g.fresh = false }
 
 func (g *gramGeometry) pair(i, j int) float64 {
 	n := g.n
 	return math.Max(0, g.K[i*n+i]+g.K[j*n+j]-2*g.K[i*n+j])
 }
 
-// toCentres first sets d[i*k+c] to the mean kernel value of i against
-// cluster c, from which the centres' norms are the cluster means of those,
-// then turns it into the squared distance. Each row is one worker's, so
-// the result does not depend on the number of workers.
+// toCentres brings the sums up to date, from which the mean kernel value
+// of i against cluster c is sums/|c| and the centres' norms are the
+// cluster means of those. Each row is one worker's and its updates run in
+// object order, so the result does not depend on the number of workers.
 func (g *gramGeometry) toCentres(labels, sizes []int, k int, d []float64, poll func() error) error {
 	n := g.n
+	g.moved = g.moved[:0]
+	if g.fresh {
+		for j, l := range labels {
+			if l != g.prev[j] {
+				g.moved = append(g.moved, j)
+			}
+		}
+	}
+	full := !g.fresh || 16*len(g.moved) > n
 	err := par.For("cluster.KernelKMeans", n, 0, rowChunk, func(_, i int) error {
 		if i%rowChunk == 0 {
 			if err := poll(); err != nil {
 				return err
 			}
 		}
-		row := d[i*k : (i+1)*k]
-		clear(row)
-		for j, v := range g.K[i*n : (i+1)*n] {
-			row[labels[j]] += v
+		row, kr := g.sums[i*k:(i+1)*k], g.K[i*n:(i+1)*n]
+		if full {
+			clear(row)
+			for j, v := range kr {
+				row[labels[j]] += v
+			}
+			return nil
 		}
-		for c := range row {
-			row[c] /= float64(sizes[c])
+		for _, j := range g.moved {
+			row[g.prev[j]] -= kr[j]
+			row[labels[j]] += kr[j]
 		}
 		return nil
 	})
 	if err != nil {
+		g.fresh = false
 		return err
 	}
+	copy(g.prev, labels)
+	g.fresh = true
 	clear(g.self)
 	for i, l := range labels {
-		g.self[l] += d[i*k+l]
+		g.self[l] += g.sums[i*k+l]
 	}
 	for c := range g.self {
-		g.self[c] /= float64(sizes[c])
+		s := float64(sizes[c])
+		g.self[c] /= s * s
 	}
 	for i := 0; i < n; i++ {
 		kii := g.K[i*n+i]
 		for c := 0; c < k; c++ {
-			d[i*k+c] = math.Max(0, kii-2*d[i*k+c]+g.self[c])
+			d[i*k+c] = math.Max(0, kii-2*g.sums[i*k+c]/float64(sizes[c])+g.self[c])
 		}
 	}
 	return nil

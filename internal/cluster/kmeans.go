@@ -86,6 +86,8 @@ func (o *Options) check(n int) error {
 // or the plane of points.
 type geometry interface {
 	size() int
+	// restart forgets what toCentres kept from the last restart.
+	restart()
 	// pair is the squared distance between objects i and j.
 	pair(i, j int) float64
 	// toCentres sets d[i*k+c] to the squared distance of object i to the
@@ -106,6 +108,7 @@ func run(g geometry, opt Options) (*Result, error) {
 	w := newWork(n, opt.K)
 	var best *Result
 	for t := 0; t < opt.Restarts; t++ {
+		g.restart()
 		if err := w.seed(g, r, poll); err != nil {
 			return nil, err
 		}

@@ -47,6 +47,8 @@ type pointGeometry struct {
 
 func (g *pointGeometry) size() int { return g.n }
 
+func (g *pointGeometry) restart() {}
+
 func (g *pointGeometry) pair(i, j int) float64 {
 	return dist2(g.X[i*g.dim:(i+1)*g.dim], g.X[j*g.dim:(j+1)*g.dim])
 }
