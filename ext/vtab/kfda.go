@@ -65,11 +65,13 @@ func (m *kfdaModel) fit(f *fitting) (fitted, error) {
 		return nil, err
 	}
 	defer release()
-	model, err := fda.Fit(K, y, len(classes), m.k, m.reg)
+	model, err := fda.FitPolled(K, y, len(classes), m.k, m.reg, f.err)
 	if err != nil {
 		var se *fda.SingularError
 		if errors.As(err, &se) {
-			return nil, fitFailure{fmt.Errorf("the within-class scatter is singular with reg=%v; raise reg", m.reg)}
+			return nil, fitFailure{fmt.Errorf("the within-class scatter is singular with reg=%v, against a scatter whose largest diagonal entry is %.3g; "+
+				"raise reg to about %.1g (1e-6 of it), or scale the kernel down (normalize(...), or a factor such as 1e-20*poly(...))",
+				m.reg, se.Scale, 1e-6*se.Scale)}
 		}
 		return nil, f.fitError(err)
 	}

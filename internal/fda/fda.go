@@ -37,10 +37,12 @@ func (e *ParamError) Error() string {
 }
 
 // SingularError says N + reg·I is not positive definite: reg is too small.
-type SingularError struct{ Reg float64 }
+// Scale is N's largest diagonal entry, the size reg is measured against:
+// rounding in N is about n·2⁻⁵²·Scale, so a reg below that cannot help.
+type SingularError struct{ Reg, Scale float64 }
 
 func (e *SingularError) Error() string {
-	return fmt.Sprintf("the within-class scatter plus %v·I is not positive definite", e.Reg)
+	return fmt.Sprintf("the within-class scatter plus %v·I is not positive definite (the scatter's largest diagonal entry is %.3g)", e.Reg, e.Scale)
 }
 
 // Model is a fitted discriminant.
@@ -80,7 +82,7 @@ func FitPolled(K []float64, y []int, classes, components int, reg float64, inter
 	if err != nil {
 		return nil, err
 	}
-	B, err := withinScatter(K, Q, counts, reg, poll)
+	B, scale, err := withinScatter(K, Q, counts, reg, poll)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +91,7 @@ func FitPolled(K []float64, y []int, classes, components int, reg float64, inter
 		return nil, err
 	}
 	if !ok {
-		return nil, &SingularError{Reg: reg}
+		return nil, &SingularError{Reg: reg, Scale: scale}
 	}
 	Z := Q // U⁻ᵀQ, in place
 	if err := dense.SolveUT(B, n, n, Z, classes, poll); err != nil {
@@ -162,16 +164,16 @@ func classMeans(K []float64, y []int, classes int, poll func() error) ([]float64
 
 // withinScatter returns the upper triangle of N + reg·I = KKᵀ −
 // Σ_c n_c m_c m_cᵀ + reg·I (n×n, row-major).
-func withinScatter(K, Q, counts []float64, reg float64, poll func() error) ([]float64, error) {
+func withinScatter(K, Q, counts []float64, reg float64, poll func() error) (B []float64, scale float64, err error) {
 	n, classes := len(Q)/len(counts), len(counts)
-	B := make([]float64, n*n)
+	B = make([]float64, n*n)
 	if err := dense.CrossProduct(K, n, n, B, poll); err != nil { // KᵀK = KKᵀ
-		return nil, err
+		return nil, 0, err
 	}
 	for i := 0; i < n; i++ {
 		if i%256 == 0 {
 			if err := poll(); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 		}
 		qi := Q[i*classes : (i+1)*classes]
@@ -184,9 +186,10 @@ func withinScatter(K, Q, counts []float64, reg float64, poll func() error) ([]fl
 			}
 			row[j] -= s
 		}
+		scale = max(scale, row[i])
 		row[i] += reg
 	}
-	return B, nil
+	return B, scale, nil
 }
 
 // topDirections returns the components largest eigenvalues, descending, of
