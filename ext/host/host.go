@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
@@ -202,7 +203,7 @@ func sqlExcerpt(q string) string {
 func (c *Conn) enter(query string, args []any) error {
 	key := query
 	if len(args) > 0 {
-		key += "\x00" + fmt.Sprint(args...)
+		key += "\x00" + argsKey(args)
 	}
 	c.runningMu.Lock()
 	defer c.runningMu.Unlock()
@@ -220,6 +221,23 @@ func (c *Conn) enter(query string, args []any) error {
 	}
 	return c.refused
 }
+
+// argsKey identifies a statement's arguments for enter: a BLOB by its
+// length and a hash, since printing one (a stored fit's part of hundreds
+// of megabytes) would cost more than the statement.
+func argsKey(args []any) string {
+	var b strings.Builder
+	for _, a := range args {
+		if p, ok := a.([]byte); ok {
+			fmt.Fprintf(&b, "blob(%d, %x)\x00", len(p), maphash.Bytes(argsSeed, p))
+			continue
+		}
+		fmt.Fprint(&b, a, "\x00")
+	}
+	return b.String()
+}
+
+var argsSeed = maphash.MakeSeed()
 
 // outcome is the error of a statement that ran through Query: when a
 // refusal below it made it fail, the refusal itself, so that every module
