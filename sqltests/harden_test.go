@@ -21,17 +21,15 @@ func TestSourceCannotSet(t *testing.T) {
 			before := configJSON(t, db)
 			for i, s := range catalog.Extension.Settings {
 				set := fmt.Sprintf("ksql_config('%s', %d)", s.Name, s.Min)
-				mustExec(t, db, fmt.Sprintf("CREATE VIEW v%d AS SELECT id, v FROM pts WHERE %s > 0", i, set))
-				tables := []string{
-					fmt.Sprintf("CREATE VIRTUAL TABLE q%d USING kpca(query='SELECT id, v FROM pts WHERE %s > 0', kernel='linear', components=1)", i, strings.ReplaceAll(set, "'", "''")),
-					fmt.Sprintf("CREATE VIRTUAL TABLE t%d USING kpca(table=v%d, id=id, column=v, kernel='linear', components=1)", i, i),
-					fmt.Sprintf("CREATE VIRTUAL TABLE g%d USING gram(query='SELECT id, v FROM pts WHERE %s > 0', kernel='linear')", i, strings.ReplaceAll(set, "'", "''")),
-				}
-				for _, create := range tables {
-					mustExec(t, db, create)
-				}
+				// a model fits at CREATE: one whose source sets a setting is
+				// refused then; one made while its view was harmless is
+				// refused when the view starts to set one
+				mustExec(t, db, fmt.Sprintf("CREATE VIEW v%d AS SELECT id, v FROM pts", i))
+				mustExec(t, db, fmt.Sprintf("CREATE VIRTUAL TABLE t%d USING kpca(table=v%d, id=id, column=v, kernel='linear', components=1)", i, i))
+				mustExec(t, db, fmt.Sprintf("DROP VIEW v%d; CREATE VIEW v%d AS SELECT id, v FROM pts WHERE %s > 0", i, i, set))
+				mustExec(t, db, fmt.Sprintf("CREATE VIRTUAL TABLE g%d USING gram(query='SELECT id, v FROM pts WHERE %s > 0', kernel='linear')", i, strings.ReplaceAll(set, "'", "''")))
 				for _, q := range []string{
-					fmt.Sprintf("SELECT * FROM q%d", i), fmt.Sprintf("SELECT pc1 FROM q%d WHERE id = 2", i),
+					fmt.Sprintf("CREATE VIRTUAL TABLE q%d USING kpca(query='SELECT id, v FROM pts WHERE %s > 0', kernel='linear', components=1)", i, strings.ReplaceAll(set, "'", "''")),
 					fmt.Sprintf("SELECT * FROM t%d", i), fmt.Sprintf("SELECT * FROM kpca_eigen('t%d')", i),
 					fmt.Sprintf("SELECT * FROM g%d", i), fmt.Sprintf("SELECT value FROM g%d WHERE row_id = 1 AND col_id = 2", i),
 				} {

@@ -83,7 +83,7 @@ func (m *krrModel) fit(f *fitting) (fitted, error) {
 	r := &regressFit{labels: y, f: f, figures: [][2]any{{"method", "exact"}, {"alpha", m.alpha}}}
 	if m.folds > 0 {
 		r.cv, err = crossPredict(n, m.folds, m.seed, func(train []int) (func(int) float64, error) {
-			c, err := krr.Fit(subMatrix(K, n, train, train), pick(y, train), m.alpha)
+			c, err := krr.FitPolled(subMatrix(K, n, train, train), pick(y, train), m.alpha, f.err)
 			if err != nil {
 				return nil, krrError(f, err)
 			}
@@ -93,7 +93,7 @@ func (m *krrModel) fit(f *fitting) (fitted, error) {
 			return nil, err
 		}
 	}
-	if r.coef, err = krr.Fit(K, y, m.alpha); err != nil {
+	if r.coef, err = krr.FitPolled(K, y, m.alpha, f.err); err != nil {
 		return nil, krrError(f, err)
 	}
 	r.pred = make([]float64, n)
@@ -127,7 +127,7 @@ func (m *krrModel) fitNystrom(f *fitting, y []float64) (fitted, error) {
 	if m.folds > 0 {
 		// The folds keep the landmarks (their objects, not their labels).
 		r.cv, err = crossPredict(n, m.folds, m.seed, func(train []int) (func(int) float64, error) {
-			b, err := krr.FitNystromW(subMatrix(C, nl, train, seq(nl)), W, pick(y, train), m.alpha)
+			b, err := krr.FitNystromWPolled(subMatrix(C, nl, train, seq(nl)), W, pick(y, train), m.alpha, f.err)
 			if err != nil {
 				return nil, krrError(f, err)
 			}
@@ -137,7 +137,7 @@ func (m *krrModel) fitNystrom(f *fitting, y []float64) (fitted, error) {
 			return nil, err
 		}
 	}
-	if r.coef, err = krr.FitNystromW(C, W, y, m.alpha); err != nil {
+	if r.coef, err = krr.FitNystromWPolled(C, W, y, m.alpha, f.err); err != nil {
 		return nil, krrError(f, err)
 	}
 	r.pred = make([]float64, n)
