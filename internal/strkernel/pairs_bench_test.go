@@ -41,7 +41,8 @@ func windowPairs(tb testing.TB, count, width int) [][2][]int32 {
 }
 
 // BenchmarkSubseqPairs times subseq on 2,000 pairs of 500-character Reuters
-// windows: the kernel as it is (go), the loops it replaced (old, kept in
+// windows: the kernel as it is (go; go-noasm without the assembly loop, as
+// with -tags purego), the loops it replaced (old, kept in
 // subseq_ref_test.go) and the textbook loop in C (c, testdata/subseq_ref.c,
 // built with gcc -O2 when gcc is installed, else skipped). ns/pair is the
 // best of the iterations (run with -benchtime=5x or so): the machine is
@@ -70,6 +71,11 @@ func BenchmarkSubseqPairs(b *testing.B) {
 		b.ReportMetric(bestCPU/float64(len(pairs)), "cpu-ns/pair")
 	}
 	b.Run("go", func(b *testing.B) { loop(b, subseqAll) })
+	b.Run("go-noasm", func(b *testing.B) {
+		defer func(u bool) { useRowAVX2 = u }(useRowAVX2)
+		useRowAVX2 = false
+		loop(b, subseqAll)
+	})
 	b.Run("old", func(b *testing.B) { loop(b, refSubseqAll) })
 	b.Run("c", func(b *testing.B) {
 		cVals, wall, cpu := runC(b, pairs)

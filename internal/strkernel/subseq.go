@@ -12,32 +12,15 @@ import (
 //
 //	DP(i, j) = DP(i−1, j) + P(j),  P(j) = Σ_{k ≤ j, t_k = s_i} DP(i−1, k−1),
 //
-// with the running sums P(j) built along the row. One row of |t|+1 cells is
-// kept and overwritten in place. Rows whose symbol is not in t change
-// nothing and are skipped.
-//
-// While every cell has exponent 0 and a row cannot reach 2^511 (short
-// texts: all of a 500-character pair), a row is done by runRow, which
-// visits the occurrences of its symbol in t and adds the constant P to the
-// runs of cells between them. Otherwise rows go through the cell-by-cell
-// loops, two at a time (pairRows), so that each sweep of the row does the
-// work of two rows with two independent chains of additions. Both compute
-// every cell by the same additions in the same order, so which loop does a
-// row changes no bit of any cell. len(t) ≥ 1.
+// with the running sums P(j) built along the row. Rows whose symbol is not
+// in t change nothing and are skipped; rowSched chooses the loops of the
+// others. len(t) ≥ 1.
 func subseqAll(s, t []int32, ws *Workspace, lim Limits) (xfloat.F, error) {
 	n := len(t)
-	v, e := ws.floats(n+1), ws.ints(n+1)
-	for j := range v {
-		v[j], e[j] = 1, 0
-	}
-	v1, e1 := v[1:], e[1:]
-	v1, e1 = v1[:n], e1[:n]
 	t = t[:n]
 	in := ws.occurrences(t).in
 	poll := poller{check: lim.Check}
-	var pending int32 // a row waiting for a second one
-	waiting := false
-	flat := true // every cell has exponent 0
+	r := newRowSched(t, ws)
 	for _, x := range s {
 		occ := in(x)
 		if occ == nil {
@@ -46,61 +29,105 @@ func subseqAll(s, t []int32, ws *Workspace, lim Limits) (xfloat.F, error) {
 		if err := poll.add(n); err != nil {
 			return xfloat.F{}, err
 		}
-		if !waiting && flat && runSafe(v1[n-1], len(occ)) {
-			runRow(occ, v1)
-			continue
-		}
-		if !waiting {
-			pending, waiting = x, true
-			continue
-		}
-		pairRows(pending, x, t, v1, e1)
-		waiting = false
-		flat = !slices.ContainsFunc(e1, func(k int32) bool { return k != 0 })
+		r.add(x, occ)
 	}
-	if waiting {
-		oneRow(pending, t, v1, e1)
+	r.finish()
+	return fromCell(r.v[n], r.e[n]), nil
+}
+
+// rowSched applies the rows of s, in order, to the row of cells (v, e) of
+// columns 0…n. While every cell has exponent 0 and a row cannot reach
+// cellMax (short texts: all of a pair of 500-character texts), a row goes
+// by runRow, from v into the spare row w. Otherwise rows are added in place
+// by the cell-by-cell loops, two at a time (pairRows), so that each sweep
+// does the work of two rows with two independent chains of additions. All
+// loops compute every cell by the same additions in the same order, and a
+// cell's value depends only on its own recurrence, not on the order in
+// which cells are visited, so which loop does a row changes no bit.
+type rowSched struct {
+	t       []int32
+	v, w    []float64 // n+1 cells, then runBlock cells of slack for runRow
+	e       []int32
+	flat    bool  // every cell has exponent 0
+	pending int32 // the symbol of a row for pairRows, not yet added
+	waiting bool  // pending is set
+}
+
+func newRowSched(t []int32, ws *Workspace) rowSched {
+	n := len(t)
+	f := ws.floats(2 * (n + 1 + runBlock))
+	r := rowSched{t: t, v: f[:n+1+runBlock], w: f[n+1+runBlock:], e: ws.ints(n + 1), flat: true}
+	for j := range f {
+		f[j] = 1
 	}
-	return fromCell(v[n], e[n]), nil
+	clear(r.e)
+	return r
+}
+
+// add adds, or holds back to pair it with the next, the row of symbol x
+// whose occurrences in t are occ.
+func (r *rowSched) add(x int32, occ []int32) {
+	n := len(r.t)
+	switch {
+	case r.waiting:
+		pairRows(r.pending, x, r.t, r.v[1:n+1], r.e[1:])
+		r.waiting = false
+		r.flat = !slices.ContainsFunc(r.e, func(k int32) bool { return k != 0 })
+	case r.flat && runSafe(r.v[n], len(occ)):
+		runRow(occ, r.v, r.w, n)
+		r.v, r.w = r.w, r.v
+	default:
+		r.pending, r.waiting = x, true
+	}
+}
+
+// finish adds a row held back.
+func (r *rowSched) finish() {
+	if r.waiting {
+		n := len(r.t)
+		oneRow(r.pending, r.t, r.v[1:n+1], r.e[1:])
+	}
 }
 
 // runSafe reports whether a row with m occurrences of its symbol keeps
 // every cell below cellMax, given that all cells have exponent 0 and the
-// largest is last (DP(i, j) grows with j, and so do its rounded values).
-// The new last cell is the old one plus at most m old cells, so below
-// (m+1)·last; the factor 2 covers rounding.
+// largest is the last (DP(i, j) grows with j, and so do its rounded
+// values). The row adds to the last cell at most m cells, so it grows at
+// most (m+1)-fold; the factor 2 covers rounding.
 func runSafe(last float64, m int) bool {
 	return last*float64(m+1) < cellMax/2
 }
 
-// runRow adds the row of a symbol whose positions in t are occ to the cells
-// v of columns 1…n, all at exponent 0 and staying below cellMax. P changes
-// only at occ: between two occurrences every cell gains the same P. Each
-// cell's additions are those of the cell-by-cell loops, in the same order
-// (P(j) = P(j−1) + DP(i−1, j−1) at an occurrence, DP(i, j) = DP(i−1, j) +
-// P(j) everywhere; they add a masked 0 elsewhere, which changes nothing).
-func runRow(occ []int32, v []float64) {
+// runBlock is how many cells runRowAVX2 writes at a time; the rows have
+// that many cells of slack after column n.
+const runBlock = 16
+
+// runRowGo writes to w[1…n] the row of a symbol whose positions in t are
+// occ, added to the cells old[1…n], all at exponent 0 and staying below
+// cellMax. P changes only at occ: between two occurrences every cell gains
+// the same P. Each cell's additions are those of the cell-by-cell loops, in
+// the same order (P(j) = P(j−1) + DP(i−1, j−1) at an occurrence, DP(i, j)
+// = DP(i−1, j) + P(j) everywhere; they add a masked 0 elsewhere, which
+// changes nothing).
+func runRowGo(occ []int32, old, w []float64, n int) {
+	old, w = old[:n+1], w[:n+1]
 	var p float64
-	last := 1.0 // DP(i−1, o−1) for the next occurrence o
-	j := 0      // the first cell not yet done
-	for _, o32 := range occ {
-		o := int(o32)
-		if o > j {
-			last = v[o-1]
-			addRun(v[j:o], p)
-		}
-		p += last
-		last = v[o]
-		v[o] = last + p
-		j = o + 1
+	j := 1 // the first column not yet written
+	for _, o := range occ {
+		c := int(o) + 1 // t_o is column c
+		addRun(old[j:c], w[j:c], p)
+		p += old[c-1]
+		w[c] = old[c] + p
+		j = c + 1
 	}
-	addRun(v[j:], p)
+	addRun(old[j:], w[j:], p)
 }
 
-// addRun adds p to every cell of v.
-func addRun(v []float64, p float64) {
-	for i := range v {
-		v[i] += p
+// addRun writes w[k] = old[k] + p.
+func addRun(old, w []float64, p float64) {
+	w = w[:len(old)]
+	for k, x := range old {
+		w[k] = x + p
 	}
 }
 

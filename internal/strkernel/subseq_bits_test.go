@@ -10,8 +10,22 @@ import (
 // (refSubseqAll, subseq_ref_test.go) bit for bit: random strings of many
 // lengths over small and large alphabets (Unicode included), and long ones
 // whose cells pass 2^511, so that rows switch from runRow to the
-// cell-by-cell loops with per-cell exponents part way through.
+// cell-by-cell loops with per-cell exponents part way through; with the
+// assembly loop where there is one, and without.
 func TestSubseqSameBits(t *testing.T) {
+	have := useRowAVX2
+	defer func() { useRowAVX2 = have }()
+	for _, asm := range []bool{false, true} {
+		if asm && !have {
+			t.Log("no assembly loop on this machine")
+			continue
+		}
+		useRowAVX2 = asm
+		t.Run(map[bool]string{false: "go", true: "avx2"}[asm], testSubseqSameBits)
+	}
+}
+
+func testSubseqSameBits(t *testing.T) {
 	alphabets := []struct {
 		name string
 		syms []rune
