@@ -69,21 +69,22 @@ func decodeMap(_ model, f *fitting, s *storedFit) (fitted, error) {
 }
 
 // svmWire is an svm fit's stored form: the model in scikit-learn's layout
-// and the answers for the stored rows.
+// (its Type among its fields) and the answers for the stored rows.
 type svmWire struct {
-	Model  *svm.Model
-	Pred   []int
-	Dec    []float64
-	CVPred []int
+	Model   *svm.Model
+	Pred    []int
+	Dec     []float64
+	CVPred  []int
+	CVValue []float64
 }
 
 func (fit *svmFit) encode() ([]fitPart, error) {
 	var buf bytes.Buffer
-	err := gob.NewEncoder(&buf).Encode(svmWire{fit.model, fit.pred, fit.dec, fit.cvPred})
+	err := gob.NewEncoder(&buf).Encode(svmWire{fit.model, fit.pred, fit.dec, fit.cvPred, fit.cvValue})
 	return []fitPart{{name: "svm", data: buf.Bytes()}}, err
 }
 
-func decodeSVM(_ model, f *fitting, s *storedFit) (fitted, error) {
+func decodeSVM(mod model, f *fitting, s *storedFit) (fitted, error) {
 	b, err := s.part("svm")
 	if err != nil {
 		return nil, err
@@ -92,14 +93,21 @@ func decodeSVM(_ model, f *fitting, s *storedFit) (fitted, error) {
 	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&w); err != nil {
 		return nil, err
 	}
-	labels := f.extra("label")
-	classes, _, err := svmClasses(f, labels)
+	m := mod.(*svmModel)
+	fit := &svmFit{model: w.Model, pred: w.Pred, dec: w.Dec, cvPred: w.CVPred, cvValue: w.CVValue}
+	_, err = m.labelsOf(f, fit)
 	n := len(f.objs())
-	if err != nil || w.Model == nil || w.Model.Validate() != nil || w.Model.Classes != len(classes) ||
-		len(w.Pred) != n || len(w.Dec) != n*w.Model.NumPairs() || (w.CVPred != nil && len(w.CVPred) != n) {
-		return nil, errors.New("the stored svm fit does not match its source")
+	mismatch := errors.New("the stored svm fit does not match its source")
+	if err != nil || w.Model == nil || w.Model.Type != m.typ || w.Model.Validate() != nil || len(w.Dec) != n*w.Model.NumPairs() {
+		return nil, mismatch
 	}
-	fit := &svmFit{model: w.Model, classes: classes, labels: labels, pred: w.Pred, dec: w.Dec, cvPred: w.CVPred}
+	if m.typ.Regression() {
+		if w.Pred != nil || w.CVPred != nil || (w.CVValue != nil && len(w.CVValue) != n) {
+			return nil, mismatch
+		}
+	} else if w.Model.Classes != len(fit.classes) || len(w.Pred) != n || (w.CVPred != nil && len(w.CVPred) != n) || w.CVValue != nil {
+		return nil, mismatch
+	}
 	fit.basis = make([]kernels.Object, len(w.Model.Support))
 	for i, o := range w.Model.Support {
 		if o < 0 || o >= n {
@@ -108,7 +116,7 @@ func decodeSVM(_ model, f *fitting, s *storedFit) (fitted, error) {
 		fit.basis[i] = f.objs()[o]
 	}
 	for _, c := range append(append([]int(nil), w.Pred...), w.CVPred...) {
-		if c < 0 || c >= len(classes) {
+		if c < 0 || c >= len(fit.classes) {
 			return nil, errors.New("the stored svm fit predicts a class out of range")
 		}
 	}

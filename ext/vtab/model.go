@@ -76,6 +76,10 @@ type modelKind struct {
 	keys []string
 	// extra are source columns read beside (id, object), in this order.
 	extra []extraColumn
+	// extraFor, when set, picks from the arguments the extra columns a
+	// table reads (a subset of extra, in order), so that an argument can
+	// make one optional (svm's type=one_class reads no label); nil: all.
+	extraFor func(opts options) ([]extraColumn, error)
 	// configure reads the model's own arguments from opts.
 	configure func(opts options) (model, error)
 	// decode rebuilds a fit from its stored parts for the snapshot it was
@@ -193,7 +197,13 @@ func (m modelModule) newTable(c *host.Conn, args []string) (*modelTable, error) 
 		return nil, err
 	}
 	t := &modelTable{hc: c, kind: m.kind, name: ident{schema: args[1], name: args[2]}, args: strings.Join(args[3:], ", ")}
-	if t.src, err = newSource(m.kind.name, opts, m.kind.extra...); err != nil {
+	extra := m.kind.extra
+	if m.kind.extraFor != nil {
+		if extra, err = m.kind.extraFor(opts); err != nil {
+			return nil, err
+		}
+	}
+	if t.src, err = newSource(m.kind.name, opts, extra...); err != nil {
 		return nil, err
 	}
 	if t.model, err = m.kind.configure(opts); err != nil {

@@ -19,41 +19,83 @@ var MaxSVMCacheBytes = &host.Setting{Name: "max_svm_cache_bytes", Default: svm.D
 	Min: 1 << 20, Max: 1 << 40,
 	Doc: "largest cache of kernel columns an svm fit keeps when its Gram matrix exceeds max_gram_bytes"}
 
-// svmKind is svm(id, label, prediction, decision, input HIDDEN): C-support
-// vector classification (libsvm's formulation, as scikit-learn's SVC).
+// svmKind is svm(id, label, prediction, decision, cv_prediction, input
+// HIDDEN): support vector machines as libsvm formulates them (scikit-learn's
+// SVC, NuSVC, OneClassSVM, SVR, NuSVR), chosen by type=.
 var svmKind = modelKind{
 	name:      "svm",
-	keys:      []string{"c", "tol", "class_weight", "folds", "seed"},
-	extra:     []extraColumn{{key: "label", doc: "the class of each row"}},
+	keys:      []string{"type", "c", "nu", "epsilon", "tol", "class_weight", "folds", "seed"},
+	extra:     []extraColumn{svmLabel},
+	extraFor:  svmExtra,
 	configure: configureSVM,
 	decode:    decodeSVM,
 }
 
+var svmLabel = extraColumn{key: "label", doc: "the class of each row; for type=eps_svr and nu_svr its number"}
+
+// svmTypes are type='s values, libsvm's names.
+var svmTypes = []svm.Type{svm.CSVC, svm.NuSVC, svm.OneClass, svm.EpsilonSVR, svm.NuSVR}
+
+func svmType(opts options) (svm.Type, error) {
+	v, given, err := opts.text("type")
+	if err != nil || !given {
+		return svm.CSVC, err
+	}
+	for _, t := range svmTypes {
+		if strings.EqualFold(v, t.String()) {
+			return t, nil
+		}
+	}
+	return 0, fmt.Errorf("type=%s: allowed c_svc (the default), nu_svc, one_class, eps_svr or nu_svr", v)
+}
+
+// svmExtra reads a label except for type=one_class, which learns from the
+// objects alone.
+func svmExtra(opts options) ([]extraColumn, error) {
+	t, err := svmType(opts)
+	if err != nil || t != svm.OneClass {
+		return []extraColumn{svmLabel}, err
+	}
+	if _, ok := opts["label"]; ok {
+		return nil, errors.New("label= is not read by type=one_class, which learns from the objects alone; leave it out")
+	}
+	return nil, nil
+}
+
 // svmModel is an svm table's arguments.
 type svmModel struct {
-	c, tol   float64
-	balanced bool
-	folds    int // 0: no cross-validation
-	seed     uint64
+	typ            svm.Type
+	c, nu, epsilon float64
+	tol            float64
+	balanced       bool
+	folds          int // 0: no cross-validation
+	seed           uint64
 }
 
 func configureSVM(opts options) (model, error) {
-	positive := func(f float64) bool { return f > 0 }
-	c, err := opts.real("c", 1, positive, "a finite number > 0 (default 1, as in scikit-learn and kernlab)")
+	typ, err := svmType(opts)
 	if err != nil {
 		return nil, err
 	}
-	tol, err := opts.real("tol", 1e-3, positive, "a finite number > 0 (the stopping tolerance; default 1e-3)")
-	if err != nil {
+	m := &svmModel{typ: typ}
+	if err := m.configureType(opts); err != nil {
+		return nil, err
+	}
+	positive := func(f float64) bool { return f > 0 }
+	if m.tol, err = opts.real("tol", 1e-3, positive, "a finite number > 0 (the stopping tolerance; default 1e-3)"); err != nil {
 		return nil, err
 	}
 	w, given, err := opts.text("class_weight")
 	if err != nil {
 		return nil, err
 	}
+	if given && typ != svm.CSVC {
+		return nil, fmt.Errorf("class_weight= is for type=c_svc only (it scales C, which type=%v does not have or weigh by class)", typ)
+	}
 	if given && !strings.EqualFold(w, "balanced") {
 		return nil, fmt.Errorf("class_weight=%s: allowed balanced (C scaled by n / (classes · rows of the class)), or leave it out", w)
 	}
+	m.balanced = given
 	folds, err := opts.integer("folds", 0, 2, 1<<20)
 	if err != nil {
 		return nil, err
@@ -62,31 +104,120 @@ func configureSVM(opts options) (model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &svmModel{c: c, tol: tol, balanced: given, folds: int(folds), seed: uint64(seed)}, nil
+	m.folds, m.seed = int(folds), uint64(seed)
+	return m, nil
+}
+
+// configureType reads C=, nu= and epsilon=, each allowed only for the
+// types that use it.
+func (m *svmModel) configureType(opts options) error {
+	usesC := m.typ == svm.CSVC || m.typ.Regression()
+	usesNu := m.typ == svm.NuSVC || m.typ == svm.OneClass || m.typ == svm.NuSVR
+	if _, hasC := opts["c"]; hasC && !usesC {
+		return fmt.Errorf("C= is not read by type=%v, where nu= takes its place; leave it out", m.typ)
+	}
+	if _, ok := opts["nu"]; ok && !usesNu {
+		return fmt.Errorf("nu= is read by type=nu_svc, one_class and nu_svr, not type=%v", m.typ)
+	}
+	if _, ok := opts["epsilon"]; ok && m.typ != svm.EpsilonSVR {
+		return fmt.Errorf("epsilon= is read by type=eps_svr only, not type=%v (nu_svr finds its own)", m.typ)
+	}
+	var err error
+	if usesC {
+		if m.c, err = opts.real("c", 1, func(f float64) bool { return f > 0 }, "a finite number > 0 (default 1, as in scikit-learn and kernlab)"); err != nil {
+			return err
+		}
+	}
+	if usesNu {
+		if m.nu, err = opts.real("nu", 0.5, func(f float64) bool { return f > 0 && f <= 1 },
+			"a number with 0 < nu ≤ 1 (a bound on the fraction of margin errors and of support vectors; default 0.5)"); err != nil {
+			return err
+		}
+	}
+	if m.typ == svm.EpsilonSVR {
+		if m.epsilon, err = opts.real("epsilon", 0.1, func(f float64) bool { return f >= 0 },
+			"a finite number ≥ 0 (the half-width of the tube without loss; default 0.1)"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (m *svmModel) columns() []string {
+	switch {
+	case m.typ == svm.OneClass:
+		return []string{"prediction", "decision REAL", "cv_prediction"}
+	case m.typ.Regression():
+		return []string{"label", "prediction REAL", "decision REAL", "cv_prediction REAL"}
+	}
 	return []string{"label", "prediction", "decision REAL", "cv_prediction"}
 }
 
-// svmFit is a fitted classifier with its answers for the stored rows.
+// svmFit is a fitted machine with its answers for the stored rows.
+// Classifiers and one_class have classes (one_class: −1 and 1, outliers
+// and inliers); regression has targets, and its decision values are its
+// predictions.
 type svmFit struct {
 	model   *svm.Model
-	classes []any // the distinct labels in SQLite's order
-	labels  []any // each object's label
+	classes []any     // the distinct labels in SQLite's order
+	labels  []any     // each object's label; nil for one_class
+	targets []float64 // regression: each object's label as a number
 	basis   []kernels.Object
-	pred    []int     // each object's predicted class
+	pred    []int     // each object's predicted class; nil for regression
 	dec     []float64 // each object's decision values, NumPairs per object
 	cvPred  []int     // each object's class predicted without its fold; nil without folds=
+	cvValue []float64 // regression: each object's value predicted without its fold
+}
+
+// options are the solver's options for this table.
+func (m *svmModel) options(f *fitting) svm.Options {
+	return svm.Options{Type: m.typ, C: m.c, Nu: m.nu, Epsilon: m.epsilon, Tol: m.tol,
+		CacheBytes: MaxSVMCacheBytes.Get(f.hc), Workers: runtime.GOMAXPROCS(0), Interrupt: f.err}
+}
+
+// train fits kern's n objects: classes y, or targets t for regression.
+func train(kern svm.Kernel, n int, y []int, t []float64, opt svm.Options) (*svm.Model, error) {
+	switch {
+	case opt.Type == svm.OneClass:
+		return svm.FitOneClass(kern, n, opt)
+	case opt.Type.Regression():
+		return svm.FitRegression(kern, t, opt)
+	}
+	return svm.Fit(kern, y, opt)
+}
+
+// svmOutliers are one_class's classes: libsvm's −1 (outlier) and 1.
+var svmOutliers = []any{int64(-1), int64(1)}
+
+// labelsOf reads the table's labels for its type: classes, targets, or
+// nothing (one_class).
+func (m *svmModel) labelsOf(f *fitting, fit *svmFit) ([]int, error) {
+	var err error
+	switch {
+	case m.typ == svm.OneClass:
+		fit.classes = svmOutliers
+		return nil, nil
+	case m.typ.Regression():
+		fit.labels = f.extra("label")
+		if fit.targets, err = numericLabels(f); err != nil {
+			return nil, fmt.Errorf("type=%v: %w", m.typ, err)
+		}
+		return nil, nil
+	}
+	fit.labels = f.extra("label")
+	var y []int
+	fit.classes, y, err = svmClasses(f, fit.labels)
+	return y, err
 }
 
 func (m *svmModel) fit(f *fitting) (fitted, error) {
-	labels := f.extra("label")
-	classes, y, err := svmClasses(f, labels)
+	fit := &svmFit{}
+	y, err := m.labelsOf(f, fit)
 	if err != nil {
 		return nil, err
 	}
-	if err := answersTooBig(len(y), len(classes), f.maxBytes()); err != nil {
+	n := len(f.objs())
+	if err := answersTooBig(n, max(len(fit.classes), 2), f.maxBytes()); err != nil {
 		return nil, err
 	}
 	kern, release, err := svmKernel(f)
@@ -94,23 +225,20 @@ func (m *svmModel) fit(f *fitting) (fitted, error) {
 		return nil, err
 	}
 	defer release()
-	opt := svm.Options{C: m.c, Tol: m.tol, CacheBytes: MaxSVMCacheBytes.Get(f.hc),
-		Workers: runtime.GOMAXPROCS(0), Interrupt: f.err}
+	opt := m.options(f)
 	if m.balanced {
-		opt.ClassWeight = svm.BalancedWeights(y, len(classes))
+		opt.ClassWeight = svm.BalancedWeights(y, len(fit.classes))
 	}
-	model, err := svm.Fit(kern, y, opt)
-	if err != nil {
-		return nil, svmError(f, err)
+	if fit.model, err = train(kern, n, y, fit.targets, opt); err != nil {
+		return nil, m.svmError(f, fit, err)
 	}
-	fit := &svmFit{model: model, classes: classes, labels: labels}
 	if m.folds > 0 {
-		if fit.cvPred, err = m.crossValidate(f, kern, y, classes, opt); err != nil {
+		if err := m.crossValidate(f, kern, y, fit, opt); err != nil {
 			return nil, err
 		}
 	}
-	fit.basis = make([]kernels.Object, len(model.Support))
-	for s, o := range model.Support {
+	fit.basis = make([]kernels.Object, len(fit.model.Support))
+	for s, o := range fit.model.Support {
 		fit.basis[s] = f.objs()[o]
 	}
 	if err := fit.trainingAnswers(f); err != nil {
@@ -153,7 +281,11 @@ func (fit *svmFit) trainingAnswers(f *fitting) error {
 		return err
 	}
 	kv := make([]float64, rows*ns)
-	fit.pred, fit.dec = make([]int, n), make([]float64, n*np)
+	fit.dec = make([]float64, n*np)
+	regression := fit.model.Type.Regression()
+	if !regression {
+		fit.pred = make([]int, n)
+	}
 	for lo := 0; lo < n; lo += rows {
 		hi := min(lo+rows, n)
 		kb := kv[:(hi-lo)*ns]
@@ -164,7 +296,12 @@ func (fit *svmFit) trainingAnswers(f *fitting) error {
 			return svmError(f, &svm.KernelValueError{Row: lo + i/ns, Col: fit.model.Support[i%ns], Value: kb[i]})
 		}
 		dec := fit.dec[lo*np : hi*np]
-		if err := fit.model.PredictBatch(kb, dec, fit.pred[lo:hi]); err != nil {
+		if regression {
+			err = fit.model.DecisionBatch(kb, dec)
+		} else {
+			err = fit.model.PredictBatch(kb, dec, fit.pred[lo:hi])
+		}
+		if err != nil {
 			return err
 		}
 		if i := firstNonFinite(dec); i >= 0 {
@@ -189,48 +326,83 @@ func firstNonFinite(v []float64) int {
 }
 
 // crossValidate predicts each object with the model fitted without its
-// fold; folds are stratified by class (internal/cv's documented rule).
-func (m *svmModel) crossValidate(f *fitting, kern svm.Kernel, y []int, classes []any, opt svm.Options) ([]int, error) {
-	fold, err := cv.Stratified(y, len(classes), m.folds, m.seed)
+// fold: classes (folds stratified by class, internal/cv's documented
+// rule), one_class's ±1 or regression's value (plain folds).
+func (m *svmModel) crossValidate(f *fitting, kern svm.Kernel, y []int, fit *svmFit, opt svm.Options) error {
+	n := len(f.objs())
+	fold, err := m.folds_(y, n, fit.classes)
+	if err != nil {
+		return err
+	}
+	regression := m.typ.Regression()
+	if regression {
+		fit.cvValue = make([]float64, n)
+	} else {
+		fit.cvPred = make([]int, n)
+	}
+	for g := 0; g < m.folds; g++ {
+		tr, test := cv.Split(fold, g)
+		var yt []int
+		var tt []float64
+		for _, r := range tr {
+			if y != nil {
+				yt = append(yt, y[r])
+			}
+			if regression {
+				tt = append(tt, fit.targets[r])
+			}
+		}
+		if m.balanced {
+			opt.ClassWeight = svm.BalancedWeights(yt, len(fit.classes))
+		}
+		model, err := train(svm.Restrict(kern, tr), len(tr), yt, tt, opt)
+		if err != nil {
+			return m.svmError(f, fit, err)
+		}
+		sv := make([]int, len(model.Support))
+		for s, p := range model.Support {
+			sv[s] = tr[p]
+		}
+		kv, dec := make([]float64, len(sv)), make([]float64, model.NumPairs())
+		for _, r := range test {
+			if err := kern.Column(r, sv, kv); err != nil {
+				return m.svmError(f, fit, err)
+			}
+			if regression {
+				err = model.DecisionBatch(kv, dec)
+				fit.cvValue[r] = dec[0]
+			} else {
+				fit.cvPred[r], err = model.Predict(kv, dec)
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// folds_ assigns the objects to folds: stratified by class for the
+// classifiers, plain for one_class and regression.
+func (m *svmModel) folds_(y []int, n int, classes []any) ([]int, error) {
+	var fold []int
+	var err error
+	if y != nil {
+		fold, err = cv.Stratified(y, len(classes), m.folds, m.seed)
+	} else {
+		fold, err = cv.Folds(n, m.folds, m.seed)
+	}
 	if err != nil {
 		var fe *cv.FoldsError
 		if errors.As(err, &fe) && fe.Class >= 0 {
 			err = fmt.Errorf("folds=%d but class %s has %d rows; each class needs at least as many rows as folds",
 				m.folds, idText(classes[fe.Class]), fe.ClassRows)
 		} else if errors.As(err, &fe) {
-			err = fmt.Errorf("folds=%d but the source has %d labelled objects; allowed 2 ≤ folds ≤ objects", m.folds, fe.Rows)
+			err = fmt.Errorf("folds=%d but the source has %d objects; allowed 2 ≤ folds ≤ objects", m.folds, fe.Rows)
 		}
 		return nil, fitFailure{err}
 	}
-	pred := make([]int, len(y))
-	for g := 0; g < m.folds; g++ {
-		train, test := cv.Split(fold, g)
-		yt := make([]int, len(train))
-		for s, r := range train {
-			yt[s] = y[r]
-		}
-		if m.balanced {
-			opt.ClassWeight = svm.BalancedWeights(yt, len(classes))
-		}
-		model, err := svm.Fit(svm.Restrict(kern, train), yt, opt)
-		if err != nil {
-			return nil, svmError(f, err)
-		}
-		sv := make([]int, len(model.Support))
-		for s, p := range model.Support {
-			sv[s] = train[p]
-		}
-		kv, dec := make([]float64, len(sv)), make([]float64, model.NumPairs())
-		for _, r := range test {
-			if err := kern.Column(r, sv, kv); err != nil {
-				return nil, svmError(f, err)
-			}
-			if pred[r], err = model.Predict(kv, dec); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return pred, nil
+	return fold, nil
 }
 
 // svmClasses sorts the distinct labels as SQLite sorts them and returns
@@ -314,13 +486,53 @@ func svmError(f *fitting, err error) error {
 	return f.fitError(err)
 }
 
+// svmError words the errors that name the table's options: an
+// infeasible ν names the classes as SQL literals and the largest ν that
+// is feasible for them.
+func (m *svmModel) svmError(f *fitting, fit *svmFit, err error) error {
+	var ne *svm.NuInfeasibleError
+	if errors.As(err, &ne) {
+		most := 2 * float64(min(ne.CountA, ne.CountB)) / float64(ne.CountA+ne.CountB)
+		return fitFailure{fmt.Errorf("nu=%g is infeasible for classes %s (%d rows) and %s (%d rows): nu·(rows of both)/2 must not exceed "+
+			"the rows of the smaller (libsvm's \"specified nu is infeasible\"); allowed nu ≤ %.6g for them",
+			m.nu, idText(fit.classes[ne.A]), ne.CountA, idText(fit.classes[ne.B]), ne.CountB, most)}
+	}
+	var me *svm.NuMarginError
+	if errors.As(err, &me) {
+		return fitFailure{fmt.Errorf("nu=%g gives classes %s and %s a degenerate solution (libsvm's r = %g, so the classifier 1/r scales is not finite; "+
+			"scikit-learn fails on it too): use a smaller nu", m.nu, idText(fit.classes[me.A]), idText(fit.classes[me.B]), me.R)}
+	}
+	var re *svm.RhoError
+	if errors.As(err, &re) {
+		hint := "use nu < 1"
+		if m.typ != svm.OneClass {
+			hint = "use a smaller C or nu"
+		}
+		return fitFailure{fmt.Errorf("type=%v: every row's dual variable is at its bound, so the offset rho = %g is not finite "+
+			"(scikit-learn fails on it too): %s", m.typ, re.Rho, hint)}
+	}
+	return svmError(f, err)
+}
+
 func (fit *svmFit) stored(o int, dst []any) {
 	np := fit.model.NumPairs()
-	fit.answer(fit.pred[o], fit.dec[o*np:(o+1)*np], dst)
-	dst[0] = fit.labels[o]
-	if fit.cvPred != nil {
-		dst[3] = fit.classes[fit.cvPred[o]]
+	class := 0
+	if fit.pred != nil {
+		class = fit.pred[o]
 	}
+	fit.answer(class, fit.dec[o*np:(o+1)*np], dst)
+	switch {
+	case fit.model.Type == svm.OneClass:
+		if fit.cvPred != nil {
+			dst[2] = fit.classes[fit.cvPred[o]]
+		}
+		return
+	case fit.cvPred != nil:
+		dst[3] = fit.classes[fit.cvPred[o]]
+	case fit.cvValue != nil:
+		dst[3] = fit.cvValue[o]
+	}
+	dst[0] = fit.labels[o]
 }
 
 // predict refuses a new object whose decision values are not finite (its
@@ -332,14 +544,17 @@ func (fit *svmFit) predict(z *newObject, dst []any) error {
 		return err
 	}
 	dec := make([]float64, fit.model.NumPairs())
-	c, err := fit.model.Predict(kz, dec)
-	if err != nil {
+	if err := fit.model.DecisionBatch(kz, dec); err != nil {
 		return err
 	}
 	if i := firstNonFinite(dec); i >= 0 {
 		return fmt.Errorf("input: its decision value is %v; a prediction needs finite values (%s)", dec[i], finiteHint)
 	}
-	fit.answer(c, dec, dst)
+	class := 0
+	if !fit.model.Type.Regression() {
+		class = fit.model.Vote(dec)
+	}
+	fit.answer(class, dec, dst)
 	return nil
 }
 
@@ -356,18 +571,29 @@ func (fit *svmFit) warningText(w svm.Warning) string {
 const finiteHint = "bring the vectors to a smaller scale, or use a bounded kernel such as normalize(...) or gauss(...)"
 
 // answer fills prediction and decision; decision is NULL with more than
-// two classes, where one number cannot say which class won.
+// two classes, where one number cannot say which class won. Regression
+// predicts its decision value; one_class has no label column.
 func (fit *svmFit) answer(class int, dec []float64, dst []any) {
-	dst[1] = fit.classes[class]
-	if fit.model.Classes == 2 && !math.IsNaN(dec[0]) {
-		dst[2] = dec[0]
+	switch {
+	case fit.model.Type.Regression():
+		dst[1], dst[2] = dec[0], dec[0]
+	case fit.model.Type == svm.OneClass:
+		dst[0], dst[1] = fit.classes[class], dec[0]
+	default:
+		dst[1] = fit.classes[class]
+		if fit.model.Classes == 2 && !math.IsNaN(dec[0]) {
+			dst[2] = dec[0]
+		}
 	}
 }
 
 // report is what ksql_model shows of an svm fit.
 func (fit *svmFit) report() [][2]any {
 	m := fit.model
-	out := [][2]any{{"classes", int64(m.Classes)}, {"support_vectors", int64(len(m.Support))}}
+	if m.Type == svm.OneClass || m.Type.Regression() {
+		return fit.reportSingle()
+	}
+	out := [][2]any{{"type", m.Type.String()}, {"classes", int64(m.Classes)}, {"support_vectors", int64(len(m.Support))}}
 	for c, ns := range m.NSupport {
 		out = append(out, [2]any{"support_vectors[" + idText(fit.classes[c]) + "]", int64(ns)})
 	}
@@ -378,6 +604,9 @@ func (fit *svmFit) report() [][2]any {
 	for q, p := range m.Pairs {
 		key := "[" + idText(fit.classes[p.A]) + " vs " + idText(fit.classes[p.B]) + "]"
 		out = append(out, [2]any{"dual_objective" + key, -p.Objective}, [2]any{"intercept" + key, m.Intercept[q]})
+		if m.Type == svm.NuSVC {
+			out = append(out, [2]any{"rho" + key, p.Rho}, [2]any{"bounded_support_vectors" + key, int64(p.NBSV)})
+		}
 	}
 	correct := 0
 	for o, c := range fit.pred {
@@ -395,7 +624,48 @@ func (fit *svmFit) report() [][2]any {
 		}
 		out = append(out, [2]any{"cv_accuracy", float64(right) / float64(len(fit.cvPred))})
 	}
-	for _, w := range m.Warnings {
+	return fit.warnings(out)
+}
+
+// reportSingle is the report of one_class and regression: one decision
+// function, libsvm's ρ (decision = Σ coef·K − ρ), and how the training
+// rows (and, with folds=, the held-out rows) fare.
+func (fit *svmFit) reportSingle() [][2]any {
+	m := fit.model
+	p := m.Pairs[0]
+	out := [][2]any{{"type", m.Type.String()}, {"support_vectors", int64(len(m.Support))},
+		{"bounded_support_vectors", int64(p.NBSV)}, {"iterations", int64(m.Iterations())},
+		{"dual_objective", -p.Objective}, {"rho", p.Rho}, {"intercept", m.Intercept[0]}}
+	if m.Type == svm.NuSVR {
+		out = append(out, [2]any{"epsilon", -p.R}) // the tube ν chose
+	}
+	if m.Type == svm.OneClass {
+		out = append(out, [2]any{"training_outlier_fraction", outlierFraction(fit.pred)})
+		if fit.cvPred != nil {
+			out = append(out, [2]any{"cv_outlier_fraction", outlierFraction(fit.cvPred)})
+		}
+		return fit.warnings(out)
+	}
+	out = append(out, [2]any{"train_mse", mse(fit.dec, fit.targets)})
+	if fit.cvValue != nil {
+		out = append(out, [2]any{"cv_mse", mse(fit.cvValue, fit.targets)})
+	}
+	return fit.warnings(out)
+}
+
+// outlierFraction is the share of one_class answers that are −1 (class 0).
+func outlierFraction(pred []int) float64 {
+	out := 0
+	for _, c := range pred {
+		if c == 0 {
+			out++
+		}
+	}
+	return float64(out) / float64(len(pred))
+}
+
+func (fit *svmFit) warnings(out [][2]any) [][2]any {
+	for _, w := range fit.model.Warnings {
 		out = append(out, [2]any{"warning", fit.warningText(w)})
 	}
 	return out

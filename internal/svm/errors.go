@@ -123,6 +123,34 @@ func (e *NuInfeasibleError) Error() string {
 		e.Nu, e.A, e.CountA, e.B, e.CountB)
 }
 
+// NuMarginError is a ν-SVC pair whose solution is degenerate: libsvm's r
+// is not a finite number > 0 (typically with ν at the feasibility bound,
+// where every variable of a class sits at a bound and r = +Inf), so the
+// rescaling by 1/r that gives the classifier is not finite. scikit-learn
+// fails on such a fit too (non-finite coefficients); a smaller ν avoids it.
+type NuMarginError struct {
+	Nu   float64
+	A, B int
+	R    float64
+}
+
+func (e *NuMarginError) Error() string {
+	return fmt.Sprintf("svm: ν = %g gives classes %d and %d a degenerate solution (r = %g), whose classifier is not finite; use a smaller ν", e.Nu, e.A, e.B, e.R)
+}
+
+// RhoError is a one-class or regression solution whose offset ρ is not
+// finite: every variable sits at a bound (one-class with ν = 1 puts every
+// α at 1), so libsvm's ρ, the middle of an unbounded interval, is ±Inf.
+// scikit-learn fails on such a fit too.
+type RhoError struct {
+	Type Type
+	Rho  float64
+}
+
+func (e *RhoError) Error() string {
+	return fmt.Sprintf("svm: the %v solution has every variable at a bound, so its offset ρ = %g is not finite", e.Type, e.Rho)
+}
+
 // TargetError is a regression target that is not a finite number.
 type TargetError struct {
 	Row   int
@@ -144,6 +172,8 @@ func (e *NotClassifierError) Error() string {
 
 var (
 	_ error = (*NuInfeasibleError)(nil)
+	_ error = (*NuMarginError)(nil)
+	_ error = (*RhoError)(nil)
 	_ error = (*TargetError)(nil)
 	_ error = (*NotClassifierError)(nil)
 	_ error = (*ClassCountError)(nil)

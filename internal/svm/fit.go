@@ -289,6 +289,9 @@ func solvePairs(kern Kernel, g *grouping, diag []float64, opt *Options, stop *at
 			var err error
 			if pr != nil {
 				r, err = s.solveNuSVC(rows[:l], ys[:l], opt.Nu, diag, pr, make([]float64, l))
+				if me, ok := err.(*NuMarginError); ok {
+					me.A, me.B = a, b
+				}
 			} else {
 				r, err = s.solve(rows[:l], ys[:l], cp, cn, diag, make([]float64, l))
 			}

@@ -121,6 +121,9 @@ func (s *solver) solveNuSVC(rows []int, y []int8, nu float64, diag []float64, pr
 		return res, err
 	}
 	r := res.r
+	if !(r > 0 && r <= math.MaxFloat64) || math.IsNaN(res.rho) || math.IsInf(res.rho, 0) {
+		return res, &NuMarginError{Nu: nu, R: r}
+	}
 	for i := range coef {
 		coef[i] *= float64(y[i]) / r
 	}
@@ -231,6 +234,9 @@ func fitSingle(kern Kernel, n int, pr *general, opt *Options, coefOf func([]floa
 	res, err := s.solveGeneral(pr, diag, make([]float64, l))
 	if err != nil {
 		return nil, err
+	}
+	if math.IsNaN(res.rho) || math.IsInf(res.rho, 0) {
+		return nil, &RhoError{Type: opt.Type, Rho: res.rho}
 	}
 	coef := coefOf(res.coef)
 	bound := 1.0 // one-class: C_i = 1

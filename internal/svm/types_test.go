@@ -240,6 +240,26 @@ func TestTypesBadOptions(t *testing.T) {
 	if _, err := Fit(k, cls, Options{Type: NuSVC, Nu: 1.0 / 3, Tol: 1e-3}); err != nil {
 		t.Fatalf("ν = 1/3 is feasible: %v", err)
 	}
+	// ν = 1 puts every one-class α at its bound: ρ is infinite.
+	_, err = FitOneClass(k, 6, Options{Type: OneClass, Nu: 1, Tol: 1e-3})
+	var re *RhoError
+	if !errors.As(err, &re) || !math.IsInf(re.Rho, 1) {
+		t.Fatalf("one-class ν = 1: error %v, want RhoError with ρ = +Inf", err)
+	}
+	// ν at its bound 1/2 for classes of three rows and one, linear kernel
+	// (svm_types.test's case, on which scikit-learn fails): r = +Inf.
+	xs := []float64{-2, -1, 1, -3}
+	lin := KernelFunc(func(i int, idx []int, dst []float64) error {
+		for t, j := range idx {
+			dst[t] = xs[i] * xs[j]
+		}
+		return nil
+	})
+	_, err = Fit(lin, []int{0, 0, 1, 0}, Options{Type: NuSVC, Nu: 0.5, Tol: 1e-9})
+	var me *NuMarginError
+	if !errors.As(err, &me) || me.A != 0 || me.B != 1 {
+		t.Fatalf("ν at the bound: error %v, want NuMarginError for classes 0 and 1", err)
+	}
 	_, err = FitRegression(k, []float64{0, 1, math.Inf(1), 3, 4, 5}, Options{Type: EpsilonSVR, C: 1, Tol: 1e-3})
 	var te *TargetError
 	if !errors.As(err, &te) || te.Row != 2 {
