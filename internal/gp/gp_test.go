@@ -228,7 +228,7 @@ func TestErrors(t *testing.T) {
 // the standard deviations, and comes back as the error.
 func TestInterrupt(t *testing.T) {
 	stop := errors.New("stop")
-	K, _, y := gaussProblem(600, 0)
+	K, _, y := gaussProblem(1000, 0)
 	var calls atomic.Int32 // the workers of TrainStd poll concurrently
 	poll := func() error {
 		if calls.Add(1) > 1 {
@@ -247,4 +247,32 @@ func TestInterrupt(t *testing.T) {
 	if _, err := m.TrainStd(poll); !errors.Is(err, stop) {
 		t.Fatalf("TrainStd: %v", err)
 	}
+}
+
+// BenchmarkFit2000: the fit (Cholesky, α, LML) and the stored objects'
+// standard deviations, n = 2,000, apart.
+func BenchmarkFit2000(b *testing.B) {
+	K, _, y := gaussProblem(2000, 0)
+	work := make([]float64, len(K))
+	fit := func() *Model {
+		copy(work, K)
+		m, err := Fit(work, y, 0.1, false, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return m
+	}
+	b.Run("fit", func(b *testing.B) {
+		for b.Loop() {
+			fit()
+		}
+	})
+	m := fit()
+	b.Run("train_std", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := m.TrainStd(nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -1,25 +1,23 @@
 package gp
 
 import (
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-
+	"github.com/ksql/ksql/internal/dense"
 	"github.com/ksql/ksql/internal/par"
 )
 
-// invBlock is how many columns of U⁻¹ one task finds: enough for the
-// row updates to run on gonum's vector kernels, few enough that the two
-// workers share the n/invBlock tasks evenly.
+// invBlock is how many columns of U⁻¹ one task finds (eight 8-column
+// strips for the tile kernel); the n/invBlock tasks are shared among the
+// workers.
 const invBlock = 64
 
 // pollWork is the multiply–adds between two interrupt checks: a few
 // milliseconds.
-const pollWork = 1 << 22
+const pollWork = 1 << 23
 
 // invDiag returns diag((UᵀU)⁻¹), the squared row norms of U⁻¹, for the
 // n×n upper triangular U (row-major, stride n). Column j of U⁻¹ is the
 // back substitution U x = e_j, rows 0..j only, so the columns come in
-// independent blocks, shared among workers; each block adds its squares
+// independent blocks, shared among workers; each block writes its squares
 // into a row of its own and the rows are summed in block order, so the
 // result has the same bits for any number of workers.
 func invDiag(U []float64, n int, poll func() error) ([]float64, error) {
@@ -28,30 +26,14 @@ func invDiag(U []float64, n int, poll func() error) ([]float64, error) {
 	}
 	blocks := (n + invBlock - 1) / invBlock
 	workers := par.Workers(0, blocks)
-	bufs := make([][]float64, workers)
+	work := make([]invWork, workers)
 	part := make([]float64, blocks*n)
 	// The largest blocks (the last columns) first, so that the workers
 	// finish together.
 	err := par.For("gp.TrainStd", blocks, workers, 1, func(w, t int) error {
 		b := blocks - 1 - t
 		j0, j1 := b*invBlock, min(n, (b+1)*invBlock)
-		if bufs[w] == nil {
-			bufs[w] = make([]float64, n*invBlock)
-		}
-		c := j1 - j0
-		X := bufs[w][:j1*c]
-		if err := backSolveUnit(U, n, j0, j1, X, poll); err != nil {
-			return err
-		}
-		sq := part[b*n : b*n+j1]
-		for i := range sq {
-			s := 0.0
-			for _, v := range X[i*c : (i+1)*c] {
-				s += v * v
-			}
-			sq[i] = s
-		}
-		return nil
+		return work[w].block(U, n, j0, j1, part[b*n:b*n+j1], poll)
 	})
 	if err != nil {
 		return nil, err
@@ -65,33 +47,99 @@ func invDiag(U []float64, n int, poll func() error) ([]float64, error) {
 	return d, nil
 }
 
-// backSolveUnit sets X (j1×c, c = j1 − j0, row-major) to the columns
-// j0..j1−1 of U⁻¹, rows 0..j1−1: the solution of U[:j1,:j1]·X = E, E
-// those columns of the identity. Row i is (e_i − U[i, i+1:j1]·X[i+1:j1])
-// / U_ii, one matrix–vector product on gonum's vector kernels.
-func backSolveUnit(U []float64, n, j0, j1 int, X []float64, poll func() error) error {
+// invWork is one worker's storage: the solved rows of a block, packed in
+// 8-column strips (strip s holds row i's columns 8s..8s+7 at s·n·8 + i·8),
+// a group's 4 rows of U packed for the tile kernel, and the group's rows.
+type invWork struct {
+	strips, a []float64
+	rows      [4][invBlock]float64
+}
+
+// block finds columns j0..j1−1 of U⁻¹ (rows 0..j1−1: U[:j1,:j1]·X = E, E
+// those columns of the identity) and sets sq[i] to the sum of squares of
+// row i. The rows are solved 4 at a time from the bottom: first the
+// product with the rows already solved, on the 4×8 tile kernel, then the
+// small triangle within the group.
+func (w *invWork) block(U []float64, n, j0, j1 int, sq []float64, poll func() error) error {
 	c := j1 - j0
-	clear(X)
-	bi := blas64.Implementation()
+	ns := (c + 7) / 8
+	if len(w.strips) < ns*n*8 {
+		w.strips, w.a = make([]float64, invBlock/8*n*8), make([]float64, 4*n)
+	}
 	work := 0
-	for i := j1 - 1; i >= 0; i-- {
-		if work += (j1 - i) * c; work >= pollWork {
+	for r1 := j1; r1 > 0; r1 -= 4 {
+		r0 := max(0, r1-4)
+		g, k := r1-r0, j1-r1
+		if work += 4 * k * c; work >= pollWork {
 			if err := poll(); err != nil {
 				return err
 			}
 			work = 0
 		}
-		row := X[i*c : (i+1)*c]
-		if i >= j0 {
-			row[i-j0] = 1
+		for p := 0; p < g; p++ {
+			clear(w.rows[p][:c])
+			if i := r0 + p; i >= j0 {
+				w.rows[p][i-j0] = 1
+			}
 		}
-		if k := j1 - i - 1; k > 0 {
-			bi.Dgemv(blas.Trans, k, c, -1, X[(i+1)*c:], c, U[i*n+i+1:], 1, 1, row, 1)
+		if k > 0 {
+			w.subtractSolved(U, n, r0, r1, j1, c)
 		}
-		inv := 1 / U[i*n+i]
-		for t := range row {
-			row[t] *= inv
+		for p := g - 1; p >= 0; p-- {
+			sq[r0+p] = w.solveRow(U, n, r0, r1, p, c)
 		}
 	}
 	return nil
+}
+
+// subtractSolved subtracts U[r0:r1, r1:j1]·X[r1:j1, :] from the group's
+// rows.
+func (w *invWork) subtractSolved(U []float64, n, r0, r1, j1, c int) {
+	k := j1 - r1
+	a := w.a[:4*k]
+	for p := 0; p < 4; p++ {
+		if r0+p >= r1 {
+			for t := 0; t < k; t++ {
+				a[t*4+p] = 0
+			}
+			continue
+		}
+		for t, u := range U[(r0+p)*n+r1 : (r0+p)*n+j1] {
+			a[t*4+p] = u
+		}
+	}
+	var tile [32]float64
+	for s := 0; s*8 < c; s++ {
+		clear(tile[:])
+		dense.Tile4x8(a, w.strips[s*n*8+r1*8:s*n*8+j1*8], k, &tile)
+		for p := 0; p < r1-r0; p++ {
+			row := w.rows[p][s*8 : min(c, s*8+8)]
+			for q := range row {
+				row[q] -= tile[p*8+q]
+			}
+		}
+	}
+}
+
+// solveRow finishes row r0+p of the group (the rows below it in the group
+// are solved), stores it in the strips and returns its sum of squares.
+func (w *invWork) solveRow(U []float64, n, r0, r1, p, c int) float64 {
+	i := r0 + p
+	row := w.rows[p][:c]
+	for pp := p + 1; pp < r1-r0; pp++ {
+		f := U[i*n+r0+pp]
+		for t, v := range w.rows[pp][:c] {
+			row[t] -= f * v
+		}
+	}
+	inv, s := 1/U[i*n+i], 0.0
+	for t := range row {
+		row[t] *= inv
+		s += row[t] * row[t]
+	}
+	for st := 0; st*8 < c; st++ {
+		dst := w.strips[st*n*8+i*8 : st*n*8+i*8+8]
+		clear(dst[copy(dst, row[st*8:min(c, st*8+8)]):])
+	}
+	return s
 }
