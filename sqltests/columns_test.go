@@ -237,3 +237,38 @@ func forgeScale(t *testing.T, db *sql.DB, table string) {
 	}
 	mustExec(t, db, fmt.Sprintf("UPDATE %s_fit SET data = x'%x' WHERE part = 'checksum'", table, h.Sum(nil)))
 }
+
+// BenchmarkColumnsRead reads a 10,000-row source of 64 numbers a row per
+// op (one gram entry: the whole source is read and hashed, the Gram entry
+// is one kernel value), as 64 REAL columns, as JSON text and as float32
+// BLOBs, so that B/op compares what the three forms keep while reading.
+func BenchmarkColumnsRead(b *testing.B) {
+	db := OpenDB(b, "ksql")
+	cols := make([]string, 64)
+	for k := range cols {
+		cols[k] = fmt.Sprintf("p%d REAL", k)
+	}
+	mustExec(b, db, "CREATE TABLE wide(id INTEGER PRIMARY KEY, "+strings.Join(cols, ", ")+", v TEXT, b BLOB)")
+	mustExec(b, db, `WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 10000)
+		INSERT INTO wide(id) SELECT i FROM r`)
+	for k := range cols {
+		mustExec(b, db, fmt.Sprintf("UPDATE wide SET p%d = ((id * %d) %% 1000) / 250.0", k, 2*k+7))
+	}
+	var arr []string
+	for k := range cols {
+		arr = append(arr, fmt.Sprintf("p%d", k))
+	}
+	mustExec(b, db, "UPDATE wide SET v = json_array("+strings.Join(arr, ", ")+"), b = vec_f32(json_array("+strings.Join(arr, ", ")+"))")
+	for _, c := range []struct{ name, arg string }{{"columns", "columns=p0..p63"}, {"json", "column=v"}, {"f32blob", "column=b"}} {
+		mustExec(b, db, "CREATE VIRTUAL TABLE g_"+c.name+" USING gram(table=wide, id=id, "+c.arg+", kernel='gauss(sigma=8)')")
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var v float64
+				if err := db.QueryRow("SELECT value FROM g_" + c.name + " WHERE row_id = 1 AND col_id = 2").Scan(&v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

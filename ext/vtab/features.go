@@ -162,20 +162,9 @@ func (s *source) hashFeatures(h hash.Hash) {
 	}
 }
 
-// objWidth is the number of columns that hold a row's object.
-func (s *source) objWidth() int {
-	if s.features != nil {
-		return len(s.fcols)
-	}
-	return 1
-}
-
-// width is the number of columns the source statement returns.
-func (s *source) width() int { return 1 + s.objWidth() + len(s.extra) }
-
-// hasObject says whether a row read (id, object columns, extra...) has an
-// object: a non-NULL object, or feature columns without a NULL when
-// nulls=skip (with nulls=error a NULL feature is an error, met later).
+// hasObject says whether a row as read (id, object columns, extra...)
+// has an object: a non-NULL object, or feature columns without a NULL
+// when nulls=skip (with nulls=error a NULL feature is an error, met later).
 func (s *source) hasObject(v []any) bool {
 	if s.features == nil {
 		return v[1] != nil
@@ -183,34 +172,52 @@ func (s *source) hasObject(v []any) bool {
 	return !s.nullSkip || !slices.Contains(v[1:1+len(s.fcols)], nil)
 }
 
-// featureBuffer holds the vectors of up to n rows of features, one
-// allocation for the snapshot, so reading allocates nothing per row.
-func (s *source) featureBuffer(n int) *[]float64 {
-	if s.features == nil {
-		return nil
-	}
-	b := make([]float64, 0, n*len(s.fcols))
-	return &b
+// featureRow stands in a snapshot's rows for a row's columns= values,
+// decoded as they are read: an offset into the vectors (feats), or the
+// error that the row's id will name.
+type featureRow struct {
+	at  int
+	err error
 }
 
-// rowObject decodes the object of a row read (id, object columns,
-// extra...); feature vectors take their storage from feats.
-func (s *source) rowObject(v []any, feats *[]float64) (kernels.Object, error) {
-	if s.features == nil {
-		return s.object(v[1])
+// keepFeatures appends a row as read (id, the columns= values, extra...)
+// to flat as (id, featureRow or NULL for a row nulls=skip leaves out,
+// extra...), its values appended to feats: eight bytes a value, where the
+// driver's boxed values would take three times that.
+func (s *source) keepFeatures(flat, v []any, feats *[]float64) []any {
+	d := len(s.fcols)
+	var obj any
+	if s.hasObject(v) {
+		r := featureRow{at: len(*feats)}
+		for k, val := range v[1 : 1+d] {
+			f, err := featureValue(val)
+			if err != nil {
+				r.err = fmt.Errorf("column %s %v", quoteIdent(s.fcols[k].name), err)
+				break
+			}
+			*feats = append(*feats, f)
+		}
+		if r.err != nil {
+			*feats = (*feats)[:r.at]
+		}
+		obj = r
+	}
+	flat = append(flat, v[0], obj)
+	return append(flat, v[1+d:]...)
+}
+
+// rowObject decodes the object of a row kept by read: the value of its
+// object column, or its featureRow.
+func (s *source) rowObject(v any, feats []float64) (kernels.Object, error) {
+	r, ok := v.(featureRow)
+	switch {
+	case !ok:
+		return s.object(v)
+	case r.err != nil:
+		return kernels.Object{}, r.err
 	}
 	d := len(s.fcols)
-	start := len(*feats)
-	*feats = (*feats)[:start+d]
-	x := (*feats)[start : start+d : start+d]
-	for k, val := range v[1 : 1+d] {
-		f, err := featureValue(val)
-		if err != nil {
-			return kernels.Object{}, fmt.Errorf("column %s %v", quoteIdent(s.fcols[k].name), err)
-		}
-		x[k] = f
-	}
-	return s.spec.PrepareVec(kernels.Vec{F64: x}), nil
+	return s.spec.PrepareVec(kernels.Vec{F64: feats[r.at : r.at+d : r.at+d]}), nil
 }
 
 // featureValue reads one feature: an INTEGER, a finite REAL, or TEXT that

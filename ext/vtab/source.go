@@ -490,7 +490,8 @@ func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) err
 	h := sha256.New()
 	s.hashFeatures(h)
 	var flat []any // the rows one after the other, width columns each
-	width := s.width()
+	width := 2 + len(s.extra)
+	var feats []float64 // columns= vectors, flat's object column holding their offsets (features.go)
 	var buf [9]byte
 	put := func(v any) {
 		switch x := v.(type) {
@@ -533,7 +534,9 @@ func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) err
 		for _, x := range v {
 			put(x)
 		}
-		if tooMany == nil {
+		if tooMany == nil && s.features != nil {
+			flat = s.keepFeatures(flat, v, &feats)
+		} else if tooMany == nil {
 			flat = append(flat, v...) // the values are ours; the slice may be reused
 		}
 		return nil
@@ -558,7 +561,7 @@ func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) err
 	if tooMany != nil {
 		return nil, bound(objects)
 	}
-	snap, err := s.build(flat, width)
+	snap, err := s.build(flat, width, feats)
 	if err != nil {
 		return nil, err
 	}
@@ -569,7 +572,7 @@ func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) err
 // build checks the ids and decodes the objects. NULL and duplicate ids are
 // errors (a row could not be named); a NULL object leaves its row out of
 // every computation, with NULL results.
-func (s *source) build(flat []any, width int) (*snapshot, error) {
+func (s *source) build(flat []any, width int, feats []float64) (*snapshot, error) {
 	n := len(flat) / width
 	row := func(r int) []any { return flat[r*width : (r+1)*width] }
 	snap := &snapshot{ids: make([]any, n), obj: make([]int, n), extra: make([][]any, len(s.extra)),
@@ -577,23 +580,22 @@ func (s *source) build(flat []any, width int) (*snapshot, error) {
 	for i := range snap.extra {
 		snap.extra[i] = make([]any, n)
 		for r := range n {
-			snap.extra[i][r] = row(r)[1+s.objWidth()+i]
+			snap.extra[i][r] = row(r)[2+i]
 		}
 	}
-	feats := s.featureBuffer(n)
 	dim, dimRow := -1, 0
 	for r := range n {
 		v := row(r)
 		id := v[0]
 		if _, ok := keyOf(id); !ok {
-			return nil, fmt.Errorf("the source has a row whose id is NULL (object %s); ids must be unique and not NULL", objExcerpt(v[1]))
+			return nil, fmt.Errorf("the source has a row whose id is NULL%s; ids must be unique and not NULL", s.objExcerpt(v[1]))
 		}
 		snap.ids[r] = id
 		snap.obj[r] = -1
-		if !s.hasObject(v) {
+		if v[1] == nil {
 			continue
 		}
-		o, err := s.rowObject(v, feats)
+		o, err := s.rowObject(v[1], feats)
 		if err != nil {
 			return nil, fmt.Errorf("row id %s: %v", idText(id), err)
 		}
@@ -658,11 +660,15 @@ func (s *source) input(v any, snap *snapshot) (kernels.Object, any, error) {
 	return o, v, nil
 }
 
-func objExcerpt(v any) string {
-	if s, ok := v.(string); ok {
-		return quoteExcerpt(s)
+// objExcerpt shows a row's object in an error, as " (object ...)".
+func (s *source) objExcerpt(v any) string {
+	switch x := v.(type) {
+	case string:
+		return " (object " + quoteExcerpt(x) + ")"
+	case featureRow:
+		return ""
 	}
-	return host.TypeName(v)
+	return " (object " + host.TypeName(v) + ")"
 }
 
 // gramOptions binds a parallel kernel computation to the connection: its
