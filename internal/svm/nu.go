@@ -1,6 +1,9 @@
 package svm
 
-import "math"
+import (
+	"errors"
+	"math"
+)
 
 // The general problem of libsvm's Solver, behind every Type:
 //
@@ -31,6 +34,9 @@ func (s *solver) solveGeneral(pr *general, diag []float64, alpha []float64) (bin
 	s.unshrink, s.nu = false, pr.nu
 	s.iter, s.negCurv, s.minCurv, s.minActive = 0, 0, math.Inf(1), l
 	s.cache.reset(l)
+	if s.svr != nil {
+		s.svr.rows.reset(s.svr.n)
+	}
 	for i, r := range pr.rows {
 		s.y[i] = pr.y[i]
 		s.ys[i] = float64(pr.y[i])
@@ -277,4 +283,69 @@ func (s *solver) rhoNU() (rho, r float64) {
 		}
 	}
 	return (rr[0] - rr[1]) / 2, (rr[0] + rr[1]) / 2
+}
+
+// svrColumns is SVR_Q: the kernel columns of the n training rows, cached
+// by row (each row's column serves both of its variables, α⁺ and α⁻, and
+// does not follow the solver's swaps), and Q_i over positions assembled
+// from it into one of two buffers, alternately, as libsvm does: a caller
+// holds at most two columns at a time.
+type svrColumns struct {
+	n     int
+	rows  *cache
+	ident []int // 0..n−1: a whole column's rows
+	buf   [2][]float32
+	next  int
+}
+
+func newSVRColumns(n int, budget int64) *svrColumns {
+	c := &svrColumns{n: n, rows: newCache(n, budget), ident: make([]int, n)}
+	for r := range c.ident {
+		c.ident[r] = r
+	}
+	c.buf[0], c.buf[1] = make([]float32, 2*n), make([]float32, 2*n)
+	return c
+}
+
+// column returns Q_i over positions [0, m): y_i·y_t·K(gpos_i, gpos_t).
+func (c *svrColumns) column(s *solver, i, m int) ([]float32, error) {
+	row := s.gpos[i]
+	data, start := c.rows.get(row, c.n)
+	if start < c.n {
+		if err := c.compute(s, row, data, start); err != nil {
+			c.rows.head[row] = -1 // the slot's content is not valid
+			return nil, err
+		}
+	}
+	buf := c.buf[c.next][:m]
+	c.next ^= 1
+	yi := s.y[i]
+	gpos, y := s.gpos[:m], s.y[:m]
+	for t, r := range gpos {
+		v := data[r]
+		if y[t] != yi {
+			v = -v
+		}
+		buf[t] = v
+	}
+	return buf, s.poll.add(m)
+}
+
+// compute fills data[start:n] with K(row, start…n−1) as float32.
+func (c *svrColumns) compute(s *solver, row int, data []float32, start int) error {
+	dst := s.kbuf[:c.n-start]
+	if err := s.callColumn(row, c.ident[start:], dst); err != nil {
+		var pe *PanicError
+		if errors.As(err, &pe) {
+			return s.poll.fail(err)
+		}
+		return s.poll.fail(&ColumnError{Row: row, Err: err})
+	}
+	for k, v := range dst {
+		if !(math.Abs(v) <= math.MaxFloat32) {
+			return s.poll.fail(&KernelValueError{Row: row, Col: start + k, Value: v})
+		}
+		data[start+k] = float32(v)
+	}
+	return s.poll.check()
 }

@@ -70,7 +70,8 @@ type solver struct {
 	splitErrs []error
 	shrinking bool
 	unshrink  bool
-	nu        bool // Solver_NU: two equality constraints, one per sign of y
+	nu        bool        // Solver_NU: two equality constraints, one per sign of y
+	svr       *svrColumns // regression's columns; nil: the position cache
 
 	iter      int
 	minActive int // the smallest active set shrinking reached
@@ -210,6 +211,9 @@ func (s *solver) loop() (bool, error) {
 // last bit, and which columns are cached depends on the budget per worker:
 // the bits of a fit would then depend on Workers.)
 func (s *solver) column(i, n int) ([]float32, error) {
+	if s.svr != nil {
+		return s.svr.column(s, i, n)
+	}
 	col, start := s.cache.get(i, n)
 	if start >= n {
 		return col[:n], nil
@@ -528,7 +532,9 @@ func (s *solver) setFlags(i int) {
 
 // swap exchanges positions i and j everywhere.
 func (s *solver) swap(i, j int) {
-	s.cache.swap(i, j)
+	if s.svr == nil {
+		s.cache.swap(i, j)
+	}
 	s.y[i], s.y[j] = s.y[j], s.y[i]
 	s.ys[i], s.ys[j] = s.ys[j], s.ys[i]
 	s.set[i], s.set[j] = s.set[j], s.set[i]

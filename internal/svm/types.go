@@ -223,7 +223,14 @@ func fitSingle(kern Kernel, n int, pr *general, opt *Options, coefOf func([]floa
 		budget = DefaultCacheBytes
 	}
 	l := len(pr.rows)
-	s := newSolver(kern, poll, l, budget)
+	var s *solver
+	if opt.Type.Regression() {
+		// The position cache goes unused: a tiny one.
+		s = newSolver(kern, poll, l, 0)
+		s.svr = newSVRColumns(n, budget)
+	} else {
+		s = newSolver(kern, poll, l, budget)
+	}
 	s.eps, s.shrinking = opt.Tol, !opt.NoShrinking
 	s.split = max(opt.Workers, 1)
 	s.splitErrs = make([]error, s.split)

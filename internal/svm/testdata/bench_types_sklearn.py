@@ -1,0 +1,44 @@
+"""The scikit-learn side of internal/svm's BenchmarkNuSVCDigits,
+BenchmarkOneClassDigits, BenchmarkEpsSVRDigits and BenchmarkNuSVRDigits
+(types_bench_test.go; not used by tests).
+
+/usr/bin/python3 bench_types_sklearn.py   (from this directory; prints the
+best of several runs, in ms, of fit on all 1,797 digits then predict of
+every row, gamma = 0.001, tol = 1e-3; the regressions' target is the digit).
+For fair numpy timings unset OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE.
+"""
+import time
+
+import numpy as np
+from sklearn.svm import SVR, NuSVC, NuSVR, OneClassSVM
+
+from make_ref import load_digits
+
+
+def best(f, reps):
+    t = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        f()
+        t.append(time.perf_counter() - t0)
+    return 1000 * min(t)
+
+
+def main():
+    X, y = load_digits()
+    common = dict(kernel="rbf", gamma=0.001, tol=1e-3)
+    for name, m, target in [
+        ("NuSVC(nu=0.1)", NuSVC(nu=0.1, **common), y),
+        ("OneClassSVM(nu=0.1)", OneClassSVM(nu=0.1, **common), None),
+        ("SVR(C=1, epsilon=0.1)", SVR(C=1, epsilon=0.1, **common), np.asarray(y, float)),
+        ("NuSVR(C=1, nu=0.5)", NuSVR(C=1, nu=0.5, **common), np.asarray(y, float)),
+    ]:
+        def run():
+            m.fit(X, target)
+            m.predict(X)
+        ms = best(run, 5)
+        print(f"{name}: fit + predict {ms:.1f} ms ({int(np.sum(m.n_iter_))} iterations, {len(m.support_)} SVs)")
+
+
+if __name__ == "__main__":
+    main()

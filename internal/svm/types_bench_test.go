@@ -1,0 +1,65 @@
+package svm
+
+import (
+	"math"
+	"testing"
+)
+
+// The scikit-learn side of these benchmarks is
+// testdata/bench_types_sklearn.py: the same digits, gamma = 0.001 (σ =
+// √500), tol = 1e-3, fit and then predict every row.
+
+// benchType fits all 1,797 digits with opt on two workers and answers
+// every row: kernel values against the support vectors, then the decision
+// values (fit + predict, as the script times).
+func benchType(b *testing.B, opt Options) {
+	x, cls := loadDigits(b)
+	y := make([]float64, len(cls))
+	for i, c := range cls {
+		y[i] = float64(c)
+	}
+	k := newGauss(x, math.Sqrt(500))
+	opt.Tol, opt.Workers = 1e-3, 2
+	var m *Model
+	for b.Loop() {
+		var err error
+		if m, err = fitPredict(k, x, cls, y, opt); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(m.Iterations()), "iterations")
+	b.ReportMetric(float64(len(m.Support)), "SVs")
+}
+
+// fitPredict is one fit and the decision values of every row.
+func fitPredict(k *gaussKernel, x [][]float64, cls []int, y []float64, opt Options) (*Model, error) {
+	var m *Model
+	var err error
+	switch {
+	case opt.Type == OneClass:
+		m, err = FitOneClass(k, len(x), opt)
+	case opt.Type.Regression():
+		m, err = FitRegression(k, y, opt)
+	default:
+		m, err = Fit(k, cls, opt)
+	}
+	if err != nil {
+		return nil, err
+	}
+	svs := make([][]float64, len(m.Support))
+	for s, r := range m.Support {
+		svs[s] = x[r]
+	}
+	sv := newGauss(svs, k.sigma)
+	ns, np := len(m.Support), m.NumPairs()
+	kv, dec := make([]float64, len(x)*ns), make([]float64, len(x)*np)
+	for i := range x {
+		sv.against(x[i], kv[i*ns:(i+1)*ns])
+	}
+	return m, m.DecisionBatch(kv, dec)
+}
+
+func BenchmarkNuSVCDigits(b *testing.B)    { benchType(b, Options{Type: NuSVC, Nu: 0.1}) }
+func BenchmarkOneClassDigits(b *testing.B) { benchType(b, Options{Type: OneClass, Nu: 0.1}) }
+func BenchmarkEpsSVRDigits(b *testing.B)   { benchType(b, Options{Type: EpsilonSVR, C: 1, Epsilon: 0.1}) }
+func BenchmarkNuSVRDigits(b *testing.B)    { benchType(b, Options{Type: NuSVR, C: 1, Nu: 0.5}) }
