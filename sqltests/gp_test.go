@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strconv"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -265,4 +266,42 @@ func gpBenchData(n int) ([][]float64, []any) {
 		y[i] = X[i][0] + math.Sin(X[i][1])
 	}
 	return X, y
+}
+
+// TestGPInterrupted cancels gp fits of 5,000 rows (seconds of Cholesky,
+// then seconds of standard deviations) at random moments, CREATE and
+// 'refit': each fails as interrupted within a moment of the cancel, the
+// cancelled CREATE leaves no table and the refit leaves the stored fit.
+func TestGPInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits big inputs")
+	}
+	const small, big = 200, 5000
+	const using = "gp(table=pts, id=id, column=v, label=y, kernel='gauss(sigma=0.05)', noise=1e-3)"
+	for _, drv := range drivers {
+		t.Run(driverLabel(drv), func(t *testing.T) {
+			db := openFile(t, drv, "file:"+filepath.Join(t.TempDir(), "int.db"))
+			mustExec(t, db, `CREATE TABLE pts(id INTEGER PRIMARY KEY, v TEXT, y REAL, c TEXT)`)
+			loadPoints(t, db, 0, small)
+			mustExec(t, db, "CREATE VIRTUAL TABLE t USING "+using)
+			stored := fitParts(t, db, "t")
+			loadPoints(t, db, small, big)
+			r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 2))
+			for _, q := range []string{"INSERT INTO t(t) VALUES ('refit')", "CREATE VIRTUAL TABLE t2 USING " + using} {
+				d := time.Duration(300+r.IntN(4500)) * time.Millisecond
+				late := cancelled(t, db, q, d)
+				t.Logf("%s: cancelled at %v, returned %v later", q, d, late)
+				if late > 3*time.Second {
+					t.Errorf("%s: returned %v after the cancel", q, late)
+				}
+			}
+			if got := fitParts(t, db, "t"); !reflect.DeepEqual(got, stored) {
+				t.Errorf("the stored fit changed after an interrupted refit")
+			}
+			var tables int
+			if err := db.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE name IN ('t2', 't2_fit')`).Scan(&tables); err != nil || tables != 0 {
+				t.Errorf("after the interrupted CREATE: %d tables named t2 or t2_fit (%v)", tables, err)
+			}
+		})
+	}
 }
