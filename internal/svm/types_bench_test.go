@@ -1,6 +1,7 @@
 package svm
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -9,7 +10,7 @@ import (
 // testdata/bench_types_sklearn.py: the same digits, gamma = 0.001 (σ =
 // √500), tol = 1e-3, fit and then predict every row.
 
-// benchType fits all 1,797 digits with opt on two workers and answers
+// benchType fits all 1,797 digits with opt on one and two workers and answers
 // every row: kernel values against the support vectors, then the decision
 // values (fit + predict, as the script times).
 func benchType(b *testing.B, opt Options) {
@@ -19,16 +20,22 @@ func benchType(b *testing.B, opt Options) {
 		y[i] = float64(c)
 	}
 	k := newGauss(x, math.Sqrt(500))
-	opt.Tol, opt.Workers = 1e-3, 2
-	var m *Model
-	for b.Loop() {
-		var err error
-		if m, err = fitPredict(k, x, cls, y, opt); err != nil {
-			b.Fatal(err)
-		}
+	opt.Tol = 1e-3
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			o := opt
+			o.Workers = workers
+			var m *Model
+			for b.Loop() {
+				var err error
+				if m, err = fitPredict(k, x, cls, y, o); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(m.Iterations()), "iterations")
+			b.ReportMetric(float64(len(m.Support)), "SVs")
+		})
 	}
-	b.ReportMetric(float64(m.Iterations()), "iterations")
-	b.ReportMetric(float64(len(m.Support)), "SVs")
 }
 
 // fitPredict is one fit and the decision values of every row.
