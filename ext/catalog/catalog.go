@@ -57,6 +57,7 @@ var Extension = host.Extension{
 		{Name: "kernel_spectrum", Module: vtab.KernelSpectrum},
 		{Name: "kernel_mmd", Module: vtab.KernelMMD},
 		{Name: "kernel_sigma", Module: vtab.KernelSigma},
+		{Name: "model_search", Module: vtab.ModelSearch},
 	},
 	Settings: []*host.Setting{
 		host.MaxDPCells,
@@ -65,6 +66,7 @@ var Extension = host.Extension{
 		vtab.MaxGramBytes,
 		vtab.MaxSVMCacheBytes,
 		vtab.MaxKLMSEpochs,
+		vtab.MaxSearchPoints,
 		functions.MaxRFFDim,
 		functions.MaxRFFMapBytes,
 	},

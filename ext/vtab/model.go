@@ -138,7 +138,10 @@ type fitPart struct {
 }
 
 // newModelModule returns the host.Module of a model kind.
-func newModelModule(k *modelKind) host.Module { return modelModule{k} }
+func newModelModule(k *modelKind) host.Module {
+	searchKinds[k.name] = k // model_search finds the kind by its module's name
+	return modelModule{k}
+}
 
 type modelModule struct{ kind *modelKind }
 
@@ -323,6 +326,10 @@ type fitting struct {
 	hc   *host.Conn
 	src  *source
 	snap *snapshot
+	// shared, when set, is the snapshot's Gram matrix computed once for
+	// several fits (model_search's grid points share one per kernel):
+	// gram returns a copy of it from shared, the same bits it would compute.
+	shared func() (*kpca.Gram, error)
 }
 
 // objs returns the non-NULL objects in id order.
@@ -358,6 +365,9 @@ func (f *fitting) gram(tooBig func(n int, need, max int64) error) (*kpca.Gram, e
 	n := len(f.snap.objs)
 	if need, max := kpca.ExactBytes(n), f.maxBytes(); need > max {
 		return nil, tooBig(n, need, max)
+	}
+	if f.shared != nil {
+		return f.shared()
 	}
 	opt, err := gramOptions(f.hc, f.src.spec)
 	if err != nil {
