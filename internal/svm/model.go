@@ -337,7 +337,9 @@ func dot(x, y []float64) float64 {
 }
 
 // Vote returns the class that the pairs' decision values dec vote for,
-// as libsvm: the lowest class among those with the most votes.
+// as libsvm: the lowest class among those with the most votes; for a
+// OneClass model 1 (inlier) when dec[0] > 0, else 0. A regression model
+// has no classes (its decision value is its prediction).
 func (m *Model) Vote(dec []float64) int {
 	var small [64]int
 	if m.Classes <= len(small) {

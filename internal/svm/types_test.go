@@ -72,6 +72,14 @@ func decisions(t testing.TB, raw json.RawMessage) [][]float64 {
 // fitCase fits a vector case of the reference on its data.
 func fitCase(t testing.TB, r *typesRef, c typeCase, opt Options) (*Model, *gaussKernel, [][]float64, [][]float64) {
 	t.Helper()
+	m, k, x, newX, err := fitCaseErr(r, c, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, k, x, newX
+}
+
+func fitCaseErr(r *typesRef, c typeCase, opt Options) (*Model, *gaussKernel, [][]float64, [][]float64, error) {
 	x, y, newX := r.Blobs.X, r.Blobs.Y, r.Blobs.NewX
 	if c.Data == "wave" {
 		x, y, newX = r.Wave.X, r.Wave.Y, r.Wave.NewX
@@ -98,10 +106,29 @@ func fitCase(t testing.TB, r *typesRef, c typeCase, opt Options) (*Model, *gauss
 		opt.Type = map[string]Type{"eps_svr": EpsilonSVR, "nu_svr": NuSVR}[c.Type]
 		m, err = FitRegression(k, y, opt)
 	}
-	if err != nil {
-		t.Fatal(err)
+	return m, k, x, newX, err
+}
+
+// TestTypesInterrupt: an interrupt stops a fit of every type inside the
+// solver (past the n polls of the diagonal), and the fit returns the
+// interrupt's error as is.
+func TestTypesInterrupt(t *testing.T) {
+	r := loadTypesRef(t)
+	stop := errors.New("stop")
+	for _, name := range []string{"nu_svc3", "one_class", "eps_svr", "nu_svr"} {
+		t.Run(name, func(t *testing.T) {
+			calls := 0
+			opt := Options{Interrupt: func() error {
+				if calls++; calls > 140 { // 120 or 100 rows' diagonal, then the solver
+					return stop
+				}
+				return nil
+			}}
+			if _, _, _, _, err := fitCaseErr(r, r.Cases[name], opt); err != stop {
+				t.Fatalf("error %v after %d polls, want the interrupt's", err, calls)
+			}
+		})
 	}
-	return m, k, x, newX
 }
 
 // TestTypesAgainstScikitLearn: NuSVC (three and two classes), OneClassSVM,
