@@ -3,13 +3,20 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 	"unicode"
 )
 
@@ -62,18 +69,21 @@ func fencedBlocks(t *testing.T, path string) []block {
 	var out []block
 	var cur *block
 	var body strings.Builder
+	indent := "" // a block inside a list item is indented as the item
 	for i, line := range strings.Split(string(data), "\n") {
-		fence := strings.HasPrefix(line, "```")
+		trimmed := strings.TrimLeft(line, " ")
+		fence := strings.HasPrefix(trimmed, "```")
 		switch {
 		case cur == nil && fence:
-			cur = &block{file: path, lang: strings.TrimSpace(line[3:]), line: i + 2}
+			cur = &block{file: path, lang: strings.TrimSpace(trimmed[3:]), line: i + 2}
+			indent = line[:len(line)-len(trimmed)]
 			body.Reset()
 		case cur != nil && fence:
 			cur.text = body.String()
 			out = append(out, *cur)
 			cur = nil
 		case cur != nil:
-			body.WriteString(line)
+			body.WriteString(strings.TrimPrefix(line, indent))
 			body.WriteByte('\n')
 		}
 	}
@@ -250,7 +260,11 @@ func checkFigure(comment, output string) error {
 	if len(figs) == 0 {
 		return nil
 	}
-	nums := outputNumbers(output)
+	return matchFigures(figs, outputNumbers(output))
+}
+
+// matchFigures finds figs, in order, among nums.
+func matchFigures(figs []figure, nums []float64) error {
 	i := 0
 	for _, f := range figs {
 		for i < len(nums) && !figureMatches(f, nums[i]) {
@@ -361,4 +375,155 @@ func shellFigures(text string) []string {
 		}
 	}
 	return out
+}
+
+// TestReadmeShell runs the sh blocks of README.md, then of
+// examples/README.md, in one copy of the checkout (see the rules above).
+func TestReadmeShell(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds ksql, ksql.so, the wheel and a Go program")
+	}
+	root := repoRoot(t)
+	tmp := t.TempDir()
+	checkout := filepath.Join(tmp, "ksql")
+	copyCheckout(t, root, checkout)
+	env := readmeEnv(t, tmp)
+	ran := 0
+	for _, doc := range []string{"README.md", "examples/README.md"} {
+		for _, b := range fencedBlocks(t, filepath.Join(root, doc)) {
+			if b.lang != "sh" {
+				continue
+			}
+			if why := skipShellBlock(b.text); why != "" {
+				t.Logf("%s:%d: not run: %s", doc, b.line, why)
+				continue
+			}
+			runShellBlock(t, doc, b, checkout, env)
+			ran++
+		}
+	}
+	t.Logf("%d sh blocks ran", ran)
+}
+
+// skipShellBlock says why a block is not run, or "".
+func skipShellBlock(text string) string {
+	switch {
+	case strings.Contains(text, "go test "):
+		return "the test command (this suite)"
+	case strings.Contains(text, "rqlited") && os.Getenv("KSQL_README_CLUSTER") != "1":
+		return "the cluster needs rqlited (cluster/build-rqlited.sh); KSQL_README_CLUSTER=1 runs it"
+	}
+	for _, tool := range []string{"sqlite3", "gcc"} {
+		if strings.Contains(text, tool+" ") {
+			if _, err := exec.LookPath(tool); err != nil {
+				return tool + " is not installed"
+			}
+		}
+	}
+	if strings.Contains(text, "/usr/bin/python3") {
+		if _, err := os.Stat("/usr/bin/python3"); err != nil {
+			return "/usr/bin/python3 is not installed"
+		}
+		if exec.Command("/usr/bin/python3", "-c", "import venv, ensurepip").Run() != nil {
+			return "python3-venv is not installed"
+		}
+	}
+	return ""
+}
+
+// copyCheckout copies the files git knows and does not ignore.
+func copyCheckout(t *testing.T, root, dst string) {
+	t.Helper()
+	out, err := exec.Command("git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
+	if err != nil {
+		t.Skipf("no git checkout to copy: %v", err)
+	}
+	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		data, err := os.ReadFile(filepath.Join(root, name))
+		if errors.Is(err, os.ErrNotExist) {
+			continue // deleted in the work tree
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, _ := os.Stat(filepath.Join(root, name))
+		path := filepath.Join(dst, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, data, fi.Mode().Perm()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// readmeEnv is the environment of the sh blocks: HOME, GOBIN and TMPDIR
+// under tmp, offline, with the Go caches of the machine.
+func readmeEnv(t *testing.T, tmp string) []string {
+	t.Helper()
+	caches, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := strings.Fields(string(caches))
+	bin, home, tdir := filepath.Join(tmp, "bin"), filepath.Join(tmp, "home"), filepath.Join(tmp, "tmp")
+	for _, d := range []string{bin, home, tdir} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{"HOME=" + home, "GOBIN=" + bin, "TMPDIR=" + tdir, "PATH=" + bin + ":" + os.Getenv("PATH"),
+		"GOCACHE=" + c[0], "GOMODCACHE=" + c[1], "GOPROXY=off", "GOSUMDB=off", "GOFLAGS=-mod=mod", "KSQL_HISTORY=off"}
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); !slices.Contains([]string{"HOME", "GOBIN", "TMPDIR", "PATH", "GOCACHE",
+			"GOMODCACHE", "GOPROXY", "GOSUMDB", "GOFLAGS", "KSQL_HISTORY", "GOPATH"}, k) {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// runShellBlock runs one block with bash -e in the copy of the checkout,
+// apt-get lines left out, stdin empty, and kills what it left running.
+func runShellBlock(t *testing.T, doc string, b block, checkout string, env []string) {
+	t.Helper()
+	var script strings.Builder
+	for _, line := range strings.Split(b.text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "apt-get ") {
+			line = "# " + line
+		}
+		script.WriteString(line + "\n")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-e", "-c", script.String())
+	cmd.Dir, cmd.Env = checkout, env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if cmd.Process != nil {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // background nodes
+	}
+	if err != nil {
+		t.Fatalf("%s:%d: the sh block failed: %v\n%s", doc, b.line, err, out.String())
+	}
+	nums := textNumbers(out.String())
+	for _, c := range shellFigures(b.text) {
+		figs := quotedFigures(c, out.String())
+		if err := matchFigures(figs, nums); err != nil {
+			t.Errorf("%s:%d: the figure %q does not hold: %v\n%s", doc, b.line, c, err, out.String())
+		}
+	}
+}
+
+// textNumbers are the numbers in free text.
+func textNumbers(s string) []float64 {
+	var nums []float64
+	for _, m := range regexp.MustCompile(`-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?`).FindAllString(s, -1) {
+		if v, err := strconv.ParseFloat(m, 64); err == nil {
+			nums = append(nums, v)
+		}
+	}
+	return nums
 }
