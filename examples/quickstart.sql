@@ -5,7 +5,7 @@
 -- or, to stay in the shell with the tables afterwards and go on exploring:
 --     ksql -cmd ".read examples/quickstart.sql"
 -- (from a checkout without installing: go run ./cmd/ksql ... instead of ksql).
--- The picture of step 6 goes to a temporary file whose path is printed.
+-- The pictures of steps 6 and 12 go to temporary files whose paths are printed.
 --
 -- The data (provenance in examples/README.md): 40 Reuters news texts, 20
 -- about company acquisitions (label acq) and 20 about crude oil (crude);
@@ -109,7 +109,43 @@ FROM iris AS a, iris AS b
 WHERE a.id = 0 AND b.id <> a.id
 ORDER BY k DESC LIMIT 3;
 
+-- 9. Learning: a support vector machine on the DNA sequences, with the same
+--    string kernel, scored by 5-fold cross-validation (each sequence
+--    predicted by the svm fitted without its fold).
+.print '9. An svm on the DNA sequences by normalize(ssk(p=3, lambda=0.5)): cross-validated accuracy'
+CREATE VIRTUAL TABLE promoter_svm USING svm(table=promoters, id=id, column=sequence, label=class,
+    kernel='normalize(ssk(p=3, lambda=0.5))', C=10, folds=5, seed=0);
+SELECT name, round(value, 4) AS value FROM ksql_model('promoter_svm')
+WHERE name IN ('rows', 'training_accuracy', 'cv_accuracy');
+
 .print
--- 9. The kernel spec language, for your own queries:
-.print '9. The kernel spec language, for your own queries'
+-- 10. The fitted svm answers for a sequence it has not seen, through the
+--     table's hidden input column: the class and the decision value (positive
+--     for the larger label, '-').
+.print '10. The svm classifies a new sequence'
+SELECT prediction, round(decision, 4) AS decision
+FROM promoter_svm('tactagcaatacgcttgcgttcggtggttaagtatgtataatgcgcgggcttgtcgt');
+
+.print
+-- 11. Regression on numeric columns: kernel ridge regression of the petal
+--     width from the other three measurements, standardised (scale=standard),
+--     read straight from the table's columns.
+.print '11. Kernel ridge regression: iris petal width from the other three measurements'
+CREATE VIRTUAL TABLE width_krr USING krr(table=iris, id=id, columns=sepal_length..petal_length,
+    scale=standard, label=petal_width, kernel='gauss(sigma=2)', alpha=0.1, folds=5, seed=0);
+SELECT name, round(value, 4) AS value FROM ksql_model('width_krr') WHERE name IN ('train_mse', 'cv_mse');
+SELECT round(prediction, 2) AS predicted_width FROM width_krr('[6.1, 2.8, 4.7]');
+
+.print
+-- 12. A t-SNE picture of the news texts: each text a point, near the texts
+--     its kernel finds alike, coloured by label.
+.print '12. A t-SNE picture of the news texts by normalize(ngram(n=3)), coloured by label'
+CREATE VIRTUAL TABLE reuters_tsne USING tsne(table=reuters, id=id, column=text,
+    kernel='normalize(ngram(n=3))', dims=2, perplexity=10, seed=0);
+SELECT name, round(value, 4) AS value FROM ksql_model('reuters_tsne') WHERE name = 'trustworthiness';
+.plot --title "t-SNE of 40 Reuters texts, normalize(ngram(n=3))" SELECT t.x1, t.x2, r.label FROM reuters_tsne AS t JOIN reuters AS r USING (id)
+
+.print
+-- 13. The kernel spec language, for your own queries:
+.print '13. The kernel spec language, for your own queries (.help svm shows the arguments of svm, and so on)'
 .kernels
