@@ -34,6 +34,18 @@ var searchCases = []searchCase{
 		grid:   `{"folds": [3], "class_weight": ["balanced"], "C": [0.01, 1e0]}`,
 		points: []string{"folds=3, class_weight='balanced', C=0.01", "folds=3, class_weight='balanced', C=1e0"},
 		cvKey:  "cv_accuracy", folds: 3, seed: 1},
+	{module: "svm", args: "table=iris, id=id, column=v, label=species, type=nu_svc, folds=3",
+		grid:   `{"nu": [0.1, 0.3], "kernel": ["gauss(sigma=1)"]}`,
+		points: []string{"nu=0.1, kernel='gauss(sigma=1)'", "nu=0.3, kernel='gauss(sigma=1)'"},
+		cvKey:  "cv_accuracy", folds: 3},
+	{module: "svm", args: "table=iris, id=id, column=x, label=petal_width, type=eps_svr, kernel='gauss(sigma=1)', folds=4, seed=5",
+		grid:   `{"C": [1, 10], "epsilon": [0.05, 0.2]}`,
+		points: []string{"C=1, epsilon=0.05", "C=1, epsilon=0.2", "C=10, epsilon=0.05", "C=10, epsilon=0.2"},
+		cvKey:  "cv_mse", folds: 4, seed: 5},
+	{module: "svm", args: "table=iris, id=id, column=v, type=one_class, folds=5, seed=1",
+		grid:   `{"kernel": ["gauss(sigma=0.5)", "gauss(sigma=2)"], "nu": [0.05, 0.5]}`,
+		points: []string{"kernel='gauss(sigma=0.5)', nu=0.05", "kernel='gauss(sigma=0.5)', nu=0.5", "kernel='gauss(sigma=2)', nu=0.05", "kernel='gauss(sigma=2)', nu=0.5"},
+		cvKey:  "cv_outlier_fraction", folds: 5, seed: 1},
 	{module: "krr", args: "table=iris, id=id, column=x, label=petal_width, kernel='gauss(sigma=1)', folds=4, seed=2",
 		grid:   `{"alpha": [0.01, 0.1, 1]}`,
 		points: []string{"alpha=0.01", "alpha=0.1", "alpha=1"}, cvKey: "cv_mse", folds: 4, seed: 2},
@@ -65,8 +77,8 @@ func loadIris(t testing.TB, db *sql.DB) {
 // TestModelSearchMatchesCreate: every row of model_search is the grid
 // point's arguments in grid order (last key fastest, strings quoted,
 // numbers as written); its cv_score is bit for bit what ksql_model
-// reports for a table CREATEd with those arguments (cv_accuracy, or
-// −cv_mse); its cv_std is the population standard deviation over the
+// reports for a table CREATEd with those arguments (cv_accuracy, −cv_mse,
+// or 1 − cv_outlier_fraction for one_class); its cv_std is the population standard deviation over the
 // folds of the scores computed here from that table's label and
 // cv_prediction columns, with the folds drawn by internal/cv as the
 // modules document (stratified by class for classifiers); ranks are 1 +
@@ -101,8 +113,11 @@ func TestModelSearchMatchesCreate(t *testing.T) {
 					if err := db.QueryRow(fmt.Sprintf("SELECT value FROM ksql_model('%s') WHERE name = '%s'", name, c.cvKey)).Scan(&reported); err != nil {
 						t.Fatal(err)
 					}
-					if c.cvKey == "cv_mse" {
+					switch c.cvKey {
+					case "cv_mse":
 						reported = -reported
+					case "cv_outlier_fraction":
+						reported = 1 - reported
 					}
 					if score := r[1].(float64); score != reported {
 						t.Errorf("%s(%s): cv_score %v, ksql_model of the created table %v", c.module, want, score, reported)
@@ -131,7 +146,11 @@ func TestModelSearchMatchesCreate(t *testing.T) {
 // foldStd scores table name's cv_prediction fold by fold and returns the
 // population standard deviation of those scores.
 func foldStd(t *testing.T, db *sql.DB, name string, c searchCase) float64 {
-	rows, err := queryRows(db, "SELECT label, cv_prediction FROM "+name+" ORDER BY id")
+	label := "label"
+	if c.cvKey == "cv_outlier_fraction" {
+		label = "1" // one_class: a row scores when its held-out answer is 1, an inlier
+	}
+	rows, err := queryRows(db, "SELECT "+label+", cv_prediction FROM "+name+" ORDER BY id")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +176,7 @@ func foldStd(t *testing.T, db *sql.DB, name string, c searchCase) float64 {
 	sum, count := make([]float64, c.folds), make([]float64, c.folds)
 	for i, r := range rows {
 		count[fold[i]]++
-		if c.cvKey == "cv_accuracy" {
+		if c.cvKey != "cv_mse" {
 			if r[0] == r[1] {
 				sum[fold[i]]++
 			}

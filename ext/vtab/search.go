@@ -584,7 +584,7 @@ func (s *search) fit(pt *searchPoint, row *searchRow) error {
 		if !cacheable(err) {
 			return fmt.Errorf("%s with %s: %w", s.kind.name, pt.grid, err)
 		}
-		row.err = host.Bounded(host.Explain(err)).Error()
+		row.err = prefix(s.kind.name, err).Error()
 		return nil
 	}
 	s.hc.Stats.Fits.Add(1)
