@@ -96,7 +96,7 @@ func (c *gramCursor) Filter(_ int, idxStr string, vals []any) (err error) {
 }
 
 func (c *gramCursor) filter(idxStr string, vals []any) error {
-	c.pos, c.full, c.line, c.rows, c.cols = 0, nil, nil, nil, nil
+	c.pos, c.full, c.line, c.rows, c.cols, c.lineByRow = 0, nil, nil, nil, nil, false
 	cons, err := planValues(idxStr, vals)
 	if err != nil {
 		return err
@@ -256,5 +256,11 @@ func (c *gramCursor) Column(col int) (any, error) {
 	return nil, nil
 }
 
-func (c *gramCursor) Rowid() (int64, error) { return int64(c.pos), nil }
+// Rowid is the entry's place in the whole matrix, the same whichever scan
+// reaches it: SQLite's OR optimisation (WHERE row_id = 1 OR col_id = 3)
+// runs one scan per term and drops the rows whose rowid it has seen.
+func (c *gramCursor) Rowid() (int64, error) {
+	i, j := c.at()
+	return int64(i)*int64(len(c.snap.ids)) + int64(j), nil
+}
 func (c *gramCursor) Close() error          { return nil }

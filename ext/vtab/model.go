@@ -3,6 +3,7 @@ package vtab
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"slices"
 	"strings"
@@ -569,7 +570,18 @@ func (c *modelCursor) Column(col int) (v any, err error) {
 	return c.row[col-1], nil
 }
 
-func (c *modelCursor) Rowid() (int64, error) { return int64(c.pos), nil }
+// Rowid is the stored row's place in the source, the same whichever scan
+// reaches it (SQLite's OR optimisation drops rows whose rowid it has
+// seen); a new object's is negative, from a hash of the input as given, so
+// that two different inputs are two rows and one input once.
+func (c *modelCursor) Rowid() (int64, error) {
+	if c.single {
+		h := fnv.New64a()
+		fmt.Fprintf(h, "%T\x00%v", c.input, c.input)
+		return -1 - int64(h.Sum64()>>1), nil
+	}
+	return int64(c.rows[c.pos]), nil
+}
 func (c *modelCursor) Close() error          { return nil }
 
 // emptySource is the error of a source with nothing to fit: CREATE
