@@ -263,4 +263,5 @@ func (c *gramCursor) Rowid() (int64, error) {
 	i, j := c.at()
 	return int64(i)*int64(len(c.snap.ids)) + int64(j), nil
 }
-func (c *gramCursor) Close() error          { return nil }
+
+func (c *gramCursor) Close() error { return nil }

@@ -582,7 +582,8 @@ func (c *modelCursor) Rowid() (int64, error) {
 	}
 	return int64(c.rows[c.pos]), nil
 }
-func (c *modelCursor) Close() error          { return nil }
+
+func (c *modelCursor) Close() error { return nil }
 
 // emptySource is the error of a source with nothing to fit: CREATE
 // accepts it, and reads report it until the source has rows.
