@@ -40,43 +40,55 @@ func windowPairs(tb testing.TB, count, width int) [][2][]int32 {
 	return out
 }
 
-// BenchmarkSubseqPairs times subseq on 2,000 pairs of 500-character Reuters
-// windows: the kernel as it is (go; go-noasm without the assembly loop, as
-// with -tags purego), the loops it replaced (old, kept in
-// subseq_ref_test.go) and the textbook loop in C (c, testdata/subseq_ref.c,
-// built with gcc -O2 when gcc is installed, else skipped). ns/pair is the
-// best of the iterations (run with -benchtime=5x or so): the machine is
-// shared, so the fastest run is the one least disturbed; cpu-ns/pair, the
-// best CPU time, is steadier still. The C values must
-// be the Go values, bit for bit, wherever every cell stayed below 2^511.
-func BenchmarkSubseqPairs(b *testing.B) {
-	pairs := windowPairs(b, 2000, 500)
-	goVals := make([]xfloat.F, len(pairs))
-	loop := func(b *testing.B, f func(s, t []int32, ws *Workspace, lim Limits) (xfloat.F, error)) {
-		ws := new(Workspace)
-		best, bestCPU := math.Inf(1), math.Inf(1)
-		for b.Loop() {
-			start, cpu := time.Now(), cpuNanos()
-			for i, p := range pairs {
-				v, err := f(p[0], p[1], ws, Limits{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				goVals[i] = v
+// subseqFunc is subseqAll or the reference loops.
+type subseqFunc func(s, t []int32, ws *Workspace, lim Limits) (xfloat.F, error)
+
+// timePairs evaluates f on all pairs once per iteration, keeping the values
+// in vals, and reports the best wall and CPU nanoseconds per pair: the
+// machine is shared, so the fastest run is the one least disturbed, and
+// CPU time is steadier still.
+func timePairs(b *testing.B, pairs [][2][]int32, vals []xfloat.F, f subseqFunc) {
+	ws := new(Workspace)
+	best, bestCPU := math.Inf(1), math.Inf(1)
+	for b.Loop() {
+		start, cpu := time.Now(), cpuNanos()
+		for i, p := range pairs {
+			v, err := f(p[0], p[1], ws, Limits{})
+			if err != nil {
+				b.Fatal(err)
 			}
-			best = min(best, float64(time.Since(start).Nanoseconds()))
-			bestCPU = min(bestCPU, float64(cpuNanos()-cpu))
+			vals[i] = v
 		}
-		b.ReportMetric(best/float64(len(pairs)), "ns/pair")
-		b.ReportMetric(bestCPU/float64(len(pairs)), "cpu-ns/pair")
+		best = min(best, float64(time.Since(start).Nanoseconds()))
+		bestCPU = min(bestCPU, float64(cpuNanos()-cpu))
 	}
-	b.Run("go", func(b *testing.B) { loop(b, subseqAll) })
+	b.ReportMetric(best/float64(len(pairs)), "ns/pair")
+	b.ReportMetric(bestCPU/float64(len(pairs)), "cpu-ns/pair")
+}
+
+// subseqVariants runs timePairs on the kernel as it is (go), without its
+// assembly loops (go-noasm, as with -tags purego) and on the loops it
+// replaced (old, kept in subseq_ref_test.go).
+func subseqVariants(b *testing.B, pairs [][2][]int32, vals []xfloat.F) {
+	b.Run("go", func(b *testing.B) { timePairs(b, pairs, vals, subseqAll) })
 	b.Run("go-noasm", func(b *testing.B) {
 		defer func(u bool) { useRowAVX2 = u }(useRowAVX2)
 		useRowAVX2 = false
-		loop(b, subseqAll)
+		timePairs(b, pairs, vals, subseqAll)
 	})
-	b.Run("old", func(b *testing.B) { loop(b, refSubseqAll) })
+	b.Run("old", func(b *testing.B) { timePairs(b, pairs, vals, refSubseqAll) })
+}
+
+// BenchmarkSubseqPairs times subseq on 2,000 pairs of 500-character Reuters
+// windows (see subseqVariants), and the textbook loop in C (c,
+// testdata/subseq_ref.c, built with gcc -O2 when gcc is installed, else
+// skipped). Run it with -benchtime=5x or so: ns/pair is the best of the
+// iterations. The C values must be the Go values, bit for bit, wherever
+// every cell stayed below 2^511.
+func BenchmarkSubseqPairs(b *testing.B) {
+	pairs := windowPairs(b, 2000, 500)
+	goVals := make([]xfloat.F, len(pairs))
+	subseqVariants(b, pairs, goVals)
 	b.Run("c", func(b *testing.B) {
 		cVals, wall, cpu := runC(b, pairs)
 		b.ReportMetric(wall, "ns/pair")
@@ -132,4 +144,16 @@ func runC(b *testing.B, pairs [][2][]int32) (vals []float64, wall, cpu float64) 
 		vals = append(vals, math.Float64frombits(binary.LittleEndian.Uint64(raw[i:])))
 	}
 	return vals, wall, cpu
+}
+
+// BenchmarkSubseqLong times subseq on two 2,000-character texts, whose
+// cells pass 2^511 and take exponents (see subseqVariants).
+func BenchmarkSubseqLong(b *testing.B) {
+	for _, kind := range []string{"news", "dna"} {
+		s, t := benchTexts(b, kind, 2000)
+		x, y := Decode(s, Char).Chars(), Decode(t, Char).Chars()
+		b.Run(kind+"2000", func(b *testing.B) {
+			subseqVariants(b, [][2][]int32{{x, y}}, make([]xfloat.F, 1))
+		})
+	}
 }

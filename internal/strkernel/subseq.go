@@ -1,9 +1,6 @@
 package strkernel
 
 import (
-	"math"
-	"slices"
-
 	"github.com/ksql/ksql/internal/xfloat"
 )
 
@@ -12,15 +9,28 @@ import (
 //
 //	DP(i, j) = DP(i−1, j) + P(j),  P(j) = Σ_{k ≤ j, t_k = s_i} DP(i−1, k−1),
 //
-// with the running sums P(j) built along the row. Rows whose symbol is not
-// in t change nothing and are skipped; rowSched chooses the loops of the
-// others. len(t) ≥ 1.
+// with the running sums P(j) built along the row. P changes only where
+// t_j = s_i: between two such columns every cell gains the same P, so a row
+// is done by runs between the occurrences of s_i in t, and rows whose
+// symbol is not in t, which change nothing, are skipped. Each row is
+// written from the previous one into a second row of cells, and the two
+// change roles.
+//
+// Every cell is computed by the additions of the recurrence, in its order,
+// whichever loop does it, so all loops give the same bits. len(t) ≥ 1.
 func subseqAll(s, t []int32, ws *Workspace, lim Limits) (xfloat.F, error) {
 	n := len(t)
-	t = t[:n]
 	in := ws.occurrences(t).in
 	poll := poller{check: lim.Check}
-	r := newRowSched(t, ws)
+	size := n + 1 + runBlock
+	f, k := ws.floats(2*size), ws.ints(2*size)
+	for j := range f {
+		f[j] = 1
+	}
+	clear(k)
+	v, w := f[:size], f[size:]
+	e, ew := k[:size], k[size:]
+	flat := true // every cell has exponent 0, in both rows
 	for _, x := range s {
 		occ := in(x)
 		if occ == nil {
@@ -29,64 +39,16 @@ func subseqAll(s, t []int32, ws *Workspace, lim Limits) (xfloat.F, error) {
 		if err := poll.add(n); err != nil {
 			return xfloat.F{}, err
 		}
-		r.add(x, occ)
+		if flat && runSafe(v[n], len(occ)) {
+			runRow(occ, v, w, n)
+		} else {
+			anyRow(occ, v, e, w, ew, n)
+			e, ew = ew, e
+			flat = e[n] == 0 // exponents grow with j (see anyRow)
+		}
+		v, w = w, v
 	}
-	r.finish()
-	return fromCell(r.v[n], r.e[n]), nil
-}
-
-// rowSched applies the rows of s, in order, to the row of cells (v, e) of
-// columns 0…n. While every cell has exponent 0 and a row cannot reach
-// cellMax (short texts: all of a pair of 500-character texts), a row goes
-// by runRow, from v into the spare row w. Otherwise rows are added in place
-// by the cell-by-cell loops, two at a time (pairRows), so that each sweep
-// does the work of two rows with two independent chains of additions. All
-// loops compute every cell by the same additions in the same order, and a
-// cell's value depends only on its own recurrence, not on the order in
-// which cells are visited, so which loop does a row changes no bit.
-type rowSched struct {
-	t       []int32
-	v, w    []float64 // n+1 cells, then runBlock cells of slack for runRow
-	e       []int32
-	flat    bool  // every cell has exponent 0
-	pending int32 // the symbol of a row for pairRows, not yet added
-	waiting bool  // pending is set
-}
-
-func newRowSched(t []int32, ws *Workspace) rowSched {
-	n := len(t)
-	f := ws.floats(2 * (n + 1 + runBlock))
-	r := rowSched{t: t, v: f[:n+1+runBlock], w: f[n+1+runBlock:], e: ws.ints(n + 1), flat: true}
-	for j := range f {
-		f[j] = 1
-	}
-	clear(r.e)
-	return r
-}
-
-// add adds, or holds back to pair it with the next, the row of symbol x
-// whose occurrences in t are occ.
-func (r *rowSched) add(x int32, occ []int32) {
-	n := len(r.t)
-	switch {
-	case r.waiting:
-		pairRows(r.pending, x, r.t, r.v[1:n+1], r.e[1:])
-		r.waiting = false
-		r.flat = !slices.ContainsFunc(r.e, func(k int32) bool { return k != 0 })
-	case r.flat && runSafe(r.v[n], len(occ)):
-		runRow(occ, r.v, r.w, n)
-		r.v, r.w = r.w, r.v
-	default:
-		r.pending, r.waiting = x, true
-	}
-}
-
-// finish adds a row held back.
-func (r *rowSched) finish() {
-	if r.waiting {
-		n := len(r.t)
-		oneRow(r.pending, r.t, r.v[1:n+1], r.e[1:])
-	}
+	return fromCell(v[n], e[n]), nil
 }
 
 // runSafe reports whether a row with m occurrences of its symbol keeps
@@ -98,8 +60,94 @@ func runSafe(last float64, m int) bool {
 	return last*float64(m+1) < cellMax/2
 }
 
-// runBlock is how many cells runRowAVX2 writes at a time; the rows have
-// that many cells of slack after column n.
+// expRow is where anyRow has got to in a row: the next occurrence, the
+// first column not yet written and P(j−1) at exponent kp.
+type expRow struct {
+	i, j int
+	p    float64
+	kp   int32
+}
+
+// anyRow writes to (w, ew) the row of a symbol whose positions in t are
+// occ, added to the cells (old, eo) of columns 1…n, with their exponents:
+// the rows of long texts. anyFast does the runs and occurrences whose
+// cells and sums share one exponent and stay below runMax; the others,
+// where it stops, are done here cell by cell, by the slow path of cell.go.
+//
+// In a row, the exponents grow with j: the new cell j has the larger
+// exponent of the old cell and of P(j), whose exponent is then that of
+// the new cell (alignSum), and P(j+1) is at least P(j) (addCells). So a run
+// whose first and last cells have P's exponent has it throughout. The
+// values grow with j too, up to rounding, so cells up to one below runMax
+// stay below cellMax.
+func anyRow(occ []int32, old []float64, eo []int32, w []float64, ew []int32, n int) {
+	st := expRow{j: 1}
+	for {
+		anyFast(occ, old, eo, w, ew, n, &st)
+		old, eo, w, ew := old[:n+1], eo[:n+1], w[:n+1], ew[:n+1]
+		c := n + 1 // the next occurrence's column, n+1 after the last
+		if st.i < len(occ) {
+			c = int(occ[st.i]) + 1
+		}
+		for k := st.j; k < c; k++ {
+			w[k], ew[k], st.p, st.kp = alignSum(old[k], eo[k], st.p, st.kp)
+		}
+		if c > n {
+			return
+		}
+		st.p, st.kp = addCells(st.p, st.kp, old[c-1], eo[c-1])
+		w[c], ew[c], st.p, st.kp = alignSum(old[c], eo[c], st.p, st.kp)
+		st.i, st.j = st.i+1, c+1
+	}
+}
+
+// runMax bounds the new cells of a run or occurrence that anyFast does: the
+// last, checked, is the largest but perhaps for rounding, well covered by
+// a margin of 2^-40.
+const runMax = cellMax * (1 - 0x1p-40)
+
+// anyFastGo goes on with the row from st, a run and its occurrence at a
+// time, while the old cells from the one before the run to the occurrence
+// share P's exponent (the first and the last tell, the exponents growing)
+// and the new cell at the occurrence, the largest, stays below runMax:
+// then every new cell is old + P, and P at the occurrence c gains
+// DP(i−1, c−1), as alignSum and addCells would make them. It stops before
+// the first run that needs more.
+func anyFastGo(occ []int32, old []float64, eo []int32, w []float64, ew []int32, n int, st *expRow) {
+	size := n + 1 + runBlock
+	old, eo, w, ew = old[:size], eo[:n+1], w[:size], ew[:size]
+	i, j, p, kp := st.i, st.j, st.p, st.kp
+	for j <= n {
+		c, q, nv := n+1, p, old[n]+p // the run after the last occurrence
+		if i < len(occ) {
+			c = int(occ[i]) + 1
+			q = p + old[c-1]
+			nv = old[c] + q
+		}
+		if eo[j-1] != kp || eo[min(c, n)] != kp || !(nv < runMax) {
+			break
+		}
+		// Most runs are short: four cells are written whatever the run's
+		// length (the slack or later cells take the surplus), so that only
+		// longer runs loop and mispredict where they end.
+		o4, w4, e4 := (*[4]float64)(old[j:j+4]), (*[4]float64)(w[j:j+4]), (*[4]int32)(ew[j:j+4])
+		w4[0], w4[1], w4[2], w4[3] = o4[0]+p, o4[1]+p, o4[2]+p, o4[3]+p
+		e4[0], e4[1], e4[2], e4[3] = kp, kp, kp, kp
+		for k := j + 4; k < c; k++ {
+			w[k], ew[k] = old[k]+p, kp
+		}
+		if c > n {
+			j = c
+			break
+		}
+		w[c], ew[c] = nv, kp
+		p, i, j = q, i+1, c+1
+	}
+	st.i, st.j, st.p = i, j, p
+}
+
+// runBlock is how many cells runRowAVX2 and anyFastAVX2 write at a time;
+// the rows have that many cells of slack after column n.
 const runBlock = 16
 
 // runRowGo writes to w[1…n] the row of a symbol whose positions in t are
@@ -107,8 +155,8 @@ const runBlock = 16
 // cellMax. P changes only at occ: between two occurrences every cell gains
 // the same P. Each cell's additions are those of the cell-by-cell loops, in
 // the same order (P(j) = P(j−1) + DP(i−1, j−1) at an occurrence, DP(i, j)
-// = DP(i−1, j) + P(j) everywhere; they add a masked 0 elsewhere, which
-// changes nothing).
+// = DP(i−1, j) + P(j) everywhere; the textbook loop adds 0 to P
+// elsewhere, which changes nothing).
 func runRowGo(occ []int32, old, w []float64, n int) {
 	old, w = old[:n+1], w[:n+1]
 	var p float64
@@ -129,123 +177,4 @@ func addRun(old, w []float64, p float64) {
 	for k, x := range old {
 		w[k] = x + p
 	}
-}
-
-// mask returns all ones if a = b, else 0. Masks replace branches on s_i = t_j,
-// which text makes unpredictable: a mispredicted branch costs more than the
-// addition of a masked 0.
-func mask(a, b int32) uint64 {
-	var m uint64
-	if a == b {
-		m = ^uint64(0)
-	}
-	return m
-}
-
-// masked returns x if m is all ones, else 0.
-func masked(x float64, m uint64) float64 {
-	return math.Float64frombits(math.Float64bits(x) & m)
-}
-
-// oneRow adds row i, of symbol x, to the cells (v, e) of columns 1…n.
-func oneRow(x int32, t []int32, v []float64, e []int32) {
-	n := len(t)
-	v, e = v[:n], e[:n]
-	var p float64 // P(j), at exponent kp
-	var kp int32
-	last, lastK := 1.0, int32(0) // DP(i−1, j−1) before it was overwritten
-	for j := 0; j < n; j++ {
-		if lastK == kp {
-			j, p, last = oneRun(j, x, t, v, e, p, last, kp)
-			if j == n {
-				break
-			}
-			lastK = kp
-		}
-		ov, ok := v[j], e[j]
-		if t[j] == x {
-			p, kp = addCells(p, kp, last, lastK)
-		}
-		v[j], e[j], p, kp = alignSum(ov, ok, p, kp)
-		last, lastK = ov, ok
-	}
-}
-
-// oneRun is oneRow's fast path from column j on, while the cell, the
-// running sum and the carried value share the exponent k. It returns the
-// first column it did not do.
-func oneRun(j int, x int32, t []int32, v []float64, e []int32, p, last float64, k int32) (int, float64, float64) {
-	n := len(t)
-	v, e = v[:n], e[:n]
-	for ; j < n; j++ {
-		ov := v[j]
-		if e[j] != k {
-			break
-		}
-		q := p + masked(last, mask(t[j], x))
-		nv := ov + q // q ≤ nv, so only nv can reach the bound
-		if nv >= cellMax {
-			break
-		}
-		v[j], p, last = nv, q, ov
-	}
-	return j, p, last
-}
-
-// pairRows adds rows i and i+1, of symbols x1 and x2, to the cells (v, e):
-// row i's values are computed and used at once by row i+1 without being
-// stored.
-func pairRows(x1, x2 int32, t []int32, v []float64, e []int32) {
-	n := len(t)
-	v, e = v[:n], e[:n]
-	var p1, p2 float64 // P(j) of rows i and i+1
-	var kp1, kp2 int32 // their exponents
-	l1, l2 := 1.0, 1.0 // DP(i−1, j−1) and DP(i, j−1)
-	var lk1, lk2 int32 // their exponents
-	for j := 0; j < n; j++ {
-		if kp1 == lk1 && kp2 == lk1 && lk2 == lk1 {
-			j, p1, p2, l1, l2 = pairRun(j, x1, x2, t, v, e, p1, p2, l1, l2, lk1)
-			if j == n {
-				break
-			}
-		}
-		ov, ok := v[j], e[j]
-		if t[j] == x1 {
-			p1, kp1 = addCells(p1, kp1, l1, lk1)
-		}
-		n1, k1, np1, nkp1 := alignSum(ov, ok, p1, kp1)
-		if t[j] == x2 {
-			p2, kp2 = addCells(p2, kp2, l2, lk2)
-		}
-		n2, k2, np2, nkp2 := alignSum(n1, k1, p2, kp2)
-		v[j], e[j] = n2, k2
-		p1, kp1, p2, kp2 = np1, nkp1, np2, nkp2
-		l1, lk1, l2, lk2 = ov, ok, n1, k1
-	}
-}
-
-// pairRun is pairRows' fast path from column j on, while every quantity of
-// both rows (the cells, the two running sums and the two carried values)
-// shares the exponent k. It returns the first column it did not do.
-func pairRun(j int, x1, x2 int32, t []int32, v []float64, e []int32,
-	p1, p2, l1, l2 float64, k int32) (int, float64, float64, float64, float64) {
-	n := len(t)
-	v, e = v[:n], e[:n]
-	for ; j < n; j++ {
-		ov := v[j]
-		if e[j] != k {
-			break
-		}
-		tj := t[j]
-		q1 := p1 + masked(l1, mask(tj, x1))
-		n1 := ov + q1
-		q2 := p2 + masked(l2, mask(tj, x2))
-		n2 := n1 + q2 // n1 ≤ n2 and q2 ≤ n2: only n2 can reach the bound
-		if n2 >= cellMax {
-			break
-		}
-		v[j] = n2
-		p1, p2, l1, l2 = q1, q2, ov, n1
-	}
-	return j, p1, p2, l1, l2
 }

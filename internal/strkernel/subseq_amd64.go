@@ -34,3 +34,24 @@ func runRow(occ []int32, old, w []float64, n int) {
 	}
 	runRowAVX2(&occ[0], len(occ), &old[0], &w[0], n)
 }
+
+// anyFastAVX2 is anyFastGo's loop with the runs written in blocks of
+// runBlock cells and exponents. old, eo, w and ew hold n+1+runBlock cells;
+// occ holds m positions, st.i ≤ m.
+//
+//go:noescape
+func anyFastAVX2(occ *int32, m int, old *float64, eo *int32, w *float64, ew *int32, n int, st *expRow)
+
+// anyFast goes on with a row, see anyFastGo.
+func anyFast(occ []int32, old []float64, eo []int32, w []float64, ew []int32, n int, st *expRow) {
+	if !useRowAVX2 || len(occ) == 0 {
+		anyFastGo(occ, old, eo, w, ew, n, st)
+		return
+	}
+	size := n + 1 + runBlock
+	old, eo, w, ew = old[:size], eo[:size], w[:size], ew[:size]
+	if occ[0] < 0 || int(occ[len(occ)-1]) >= n || st.i > len(occ) || st.j < 1 {
+		panic("strkernel: occurrence outside t")
+	}
+	anyFastAVX2(&occ[0], len(occ), &old[0], &eo[0], &w[0], &ew[0], n, st)
+}
