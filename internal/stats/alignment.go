@@ -17,13 +17,21 @@ var (
 // ⟨Kc, Lc⟩_F / (‖Kc‖_F ‖Lc‖_F) of the n×n matrix K with L = Y Yᵀ, Y n×c
 // row-major (one-hot classes, or c = 1 for numbers); Kc = HKH, H = I − 11ᵀ/n.
 // Lc is never built: with Yc = HY, ⟨Kc, Lc⟩ = Σ Kc_ij (Yc_i·Yc_j) and
-// ‖Lc‖² = ‖Ycᵀ Yc‖², so only K takes n² memory. K is centred in place.
+// ‖Lc‖² = ‖Ycᵀ Yc‖², so only K takes n² memory. K is scaled and centred in
+// place, and Y scaled.
 func Alignment(K []float64, n int, Y []float64, c int, interrupt func() error) (float64, error) {
 	if constantRows(Y, n, c) {
 		return 0, ErrConstantTarget
 	}
+	// The alignment does not change when K or Y is scaled: both are brought
+	// near 1 by powers of two (exact), so that labels or kernel values near
+	// float64's limits neither overflow the sums of products nor underflow.
+	scaleToOne(K)
 	center(K, n)
+	scaleToOne(K)
+	scaleToOne(Y)
 	yc := centerColumns(Y, n, c)
+	scaleToOne(yc)
 	var dot, kk float64
 	for i := range n {
 		if err := poll(interrupt); err != nil {
@@ -56,6 +64,22 @@ func Alignment(K []float64, n int, Y []float64, c int, interrupt func() error) (
 		return 0, ErrConstantKernel
 	}
 	return dot / (math.Sqrt(kk) * math.Sqrt(ll)), nil
+}
+
+// scaleToOne multiplies xs by the power of two that brings its largest
+// magnitude into [0.5, 1).
+func scaleToOne(xs []float64) {
+	m := 0.0
+	for _, x := range xs {
+		m = max(m, math.Abs(x))
+	}
+	if m == 0 {
+		return
+	}
+	_, e := math.Frexp(m)
+	for i := range xs {
+		xs[i] = math.Ldexp(xs[i], -e)
+	}
 }
 
 // center replaces K by HKH: K_ij − rowmean_i − colmean_j + mean.

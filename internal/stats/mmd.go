@@ -2,6 +2,7 @@ package stats
 
 import (
 	"errors"
+	"math"
 
 	"github.com/ksql/ksql/internal/rng"
 )
@@ -22,7 +23,8 @@ type MMD struct {
 // joint Gram matrix K (N×N, row-major, K = [[Kxx Kxy] [Kyx Kyy]]) come from
 // one distribution. The permutation test relabels the pooled objects
 // perms times, drawn from seed; the unbiased statistic is the test's.
-// interrupt, if not nil, is polled between permutations.
+// interrupt, if not nil, is polled between permutations. K may be scaled
+// in place.
 func MMDTest(K []float64, N, na, perms int, seed uint64, interrupt func() error) (MMD, error) {
 	nb := N - na
 	if na < 2 || nb < 2 {
@@ -32,8 +34,9 @@ func MMDTest(K []float64, N, na, perms int, seed uint64, interrupt func() error)
 	for i := range na {
 		inA[i] = true
 	}
+	scale := sumScale(K, N)
 	u, b := mmd2(K, N, na, inA)
-	r := MMD{Unbiased: u, Biased: b, Permutations: perms, NA: na, NB: nb}
+	r := MMD{Unbiased: u / scale, Biased: b / scale, Permutations: perms, NA: na, NB: nb}
 	p := make([]int, N)
 	for i := range p {
 		p[i] = i
@@ -58,6 +61,27 @@ func MMDTest(K []float64, N, na, perms int, seed uint64, interrupt func() error)
 	}
 	r.PValue = float64(1+exceed) / float64(1+perms)
 	return r, nil
+}
+
+// sumScale brings K, in place, where its sums of up to N² values stay
+// within float64 (finite values of 1e307 sum to +Inf), by a power of two,
+// which is exact and leaves the permutation test's order unchanged; it
+// returns the factor the statistics must be divided by (1 when K needs
+// none, as it almost never does).
+func sumScale(K []float64, N int) float64 {
+	m := 0.0
+	for _, v := range K {
+		m = max(m, math.Abs(v))
+	}
+	if m*float64(N)*float64(N) <= 0x1p1000 {
+		return 1
+	}
+	_, e := math.Frexp(m)
+	scale := math.Ldexp(1, -e)
+	for i := range K {
+		K[i] *= scale
+	}
+	return scale
 }
 
 // mmd2 sums the blocks of K that the labelling inA cuts it into, in

@@ -76,7 +76,31 @@ func dist(a, b []float64) (l2, l1 float64) {
 		l2 += t * t
 		l1 += math.Abs(t)
 	}
+	if math.IsInf(l2, 0) || (l2 < 0x1p-900 && l1 != 0) {
+		// The squares left float64's range though the distance may not:
+		// measure in units of the largest difference.
+		return scaledNorm(a, b), l1
+	}
 	return math.Sqrt(l2), l1
+}
+
+// scaledNorm is ‖a − b‖ as s·sqrt(Σ((a_k − b_k)/s)²), s the largest
+// |a_k − b_k|, which neither overflows nor underflows where the distance
+// itself is a float64.
+func scaledNorm(a, b []float64) float64 {
+	s := 0.0
+	for k, x := range a {
+		s = max(s, math.Abs(x-b[k]))
+	}
+	if s == 0 || math.IsInf(s, 0) {
+		return s
+	}
+	var sum float64
+	for k, x := range a {
+		t := (x - b[k]) / s
+		sum += t * t
+	}
+	return s * math.Sqrt(sum)
 }
 
 // Quantile is the q-quantile (0 ≤ q ≤ 1) of ascending sorted values by
