@@ -69,6 +69,11 @@ func (m *klmsModel) columns() []string {
 }
 
 func (m *klmsModel) fit(f *fitting) (fitted, error) {
+	fit, err := m.fitModel(f)
+	return finiteFit(f, fit, err)
+}
+
+func (m *klmsModel) fitModel(f *fitting) (fitted, error) {
 	if max := MaxKLMSEpochs.Get(f.hc); m.epochs > max {
 		return nil, fmt.Errorf("epochs=%d is more than max_klms_epochs = %d; raise it with SELECT ksql_config('max_klms_epochs', N)", m.epochs, max)
 	}
@@ -114,6 +119,11 @@ func (m *klmsModel) fit(f *fitting) (fitted, error) {
 func klmsError(f *fitting, err error) error {
 	var de *krr.DivergenceError
 	if errors.As(err, &de) {
+		if de.Epoch > 0 && de.Step < de.MaxStable { // a stable step: the values themselves leave float64
+			return fitFailure{fmt.Errorf("the training error overflowed at epoch %d although step=%v is below the largest stable step %.6g: "+
+				"the labels or kernel values are too large for float64 arithmetic; divide the labels by a power of ten, or %s",
+				de.Epoch, de.Step, de.MaxStable, finiteHint)}
+		}
 		if de.Epoch > 0 {
 			return fitFailure{fmt.Errorf("step=%v diverges (the training error overflowed at epoch %d); lower step= (batch mode converges below %.6g)",
 				de.Step, de.Epoch, de.MaxStable)}

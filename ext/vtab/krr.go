@@ -67,6 +67,11 @@ func (m *krrModel) columns() []string {
 }
 
 func (m *krrModel) fit(f *fitting) (fitted, error) {
+	fit, err := m.fitModel(f)
+	return finiteFit(f, fit, err)
+}
+
+func (m *krrModel) fitModel(f *fitting) (fitted, error) {
 	y, err := numericLabels(f)
 	if err != nil {
 		return nil, err

@@ -159,8 +159,45 @@ func (r *regressFit) predict(z *newObject, dst []any) error {
 	for i, c := range r.coef {
 		s += c * kz[i]
 	}
+	if math.IsInf(s, 0) || math.IsNaN(s) {
+		return fmt.Errorf("input: its prediction is %v; a prediction needs finite values (%s)", s, finiteHint)
+	}
 	dst[1] = s
 	return nil
+}
+
+// finiteFit passes on a regression fit whose coefficients and stored
+// answers are finite. Labels near float64's limits overflow the solve
+// (the solution is a label over a small pivot) although each is finite;
+// such a fit is refused, naming a row, as its NaN or ±Inf answers would be
+// NULLs or infinities where numbers are due.
+func finiteFit(f *fitting, fit fitted, err error) (fitted, error) {
+	r, ok := fit.(*regressFit)
+	if err != nil || !ok {
+		return fit, err
+	}
+	for k, vs := range [][]float64{r.pred, r.cv, r.coef} {
+		for o, v := range vs {
+			if !math.IsInf(v, 0) && !math.IsNaN(v) {
+				continue
+			}
+			if k == 2 && r.basisRows != nil { // a Nyström coefficient belongs to a landmark
+				o = r.basisRows[o]
+			}
+			return nil, fitFailure{fmt.Errorf("the fit of row id=%s overflows (%v): the labels (the largest |label| is %g) or kernel values "+
+				"are too large for float64 arithmetic; divide the labels by a power of ten, or %s",
+				idText(f.snap.ids[f.snap.rows[o]]), v, maxAbs(r.labels), finiteHint)}
+		}
+	}
+	return r, nil
+}
+
+func maxAbs(xs []float64) float64 {
+	m := 0.0
+	for _, x := range xs {
+		m = max(m, math.Abs(x))
+	}
+	return m
 }
 
 func (r *regressFit) report() [][2]any {
