@@ -3,6 +3,7 @@ package vtab
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -43,7 +44,8 @@ func configureKPCA(opts options) (model, error) {
 	if _, ok := opts["components"]; !ok {
 		return nil, fmt.Errorf("missing argument components= (the number of principal components, such as components=2)")
 	}
-	k, err := opts.integer("components", 0, -1<<31, 1<<31)
+	// any integer here: the range is checked below, with its own words
+	k, err := opts.integer("components", 0, math.MinInt64, math.MaxInt64)
 	if err != nil {
 		return nil, err
 	}

@@ -119,6 +119,11 @@ func (s *storedFit) part(name string) ([]byte, error) {
 // held; nil fit stores nothing but the table's mark. It refuses a shadow
 // table that is not the table's own.
 func (t *modelTable) store(snap *snapshot, fit fitted) (err error) {
+	defer func() {
+		if err == nil { // what the fit found (no shadow table yet, at CREATE) is stale now
+			t.last.note = ""
+		}
+	}()
 	// The writes below must land together or not at all. Outside a
 	// transaction, the CREATE or INSERT that runs them is the one writing
 	// statement (SQLite refuses a savepoint then) and takes them back with
@@ -303,9 +308,16 @@ func checkShape(fit fitted, cols, n int) (err error) {
 // command runs INSERT INTO t(t) VALUES (cmd): 'refit' fits the source as
 // it is now and stores the fit.
 func (t *modelTable) command(cmd any) error {
+	if cmd == nil { // an INSERT of rows, not of a command
+		return fmt.Errorf("%s is read-only (its rows follow its source); the only write is INSERT INTO %s(%s) VALUES ('refit')",
+			t.name.name, t.name.name, t.name.name)
+	}
 	if s, ok := cmd.(string); !ok || !strings.EqualFold(s, "refit") {
-		return fmt.Errorf("unknown command %s; allowed: INSERT INTO %s(%s) VALUES ('refit')",
-			quoteExcerpt(fmt.Sprint(cmd)), t.name.name, t.name.name)
+		what := host.TypeName(cmd)
+		if ok {
+			what = quoteExcerpt(s)
+		}
+		return fmt.Errorf("unknown command %s; allowed: INSERT INTO %s(%s) VALUES ('refit')", what, t.name.name, t.name.name)
 	}
 	t.fits = fitCache[fitted]{}
 	t.saved, t.savedNote, t.loaded = nil, "", true
