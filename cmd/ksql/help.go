@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ksql/ksql/ext/catalog"
 	"github.com/ksql/ksql/internal/kernels"
 )
 
@@ -20,7 +21,7 @@ func cmdHelp(s *Shell, _ *source, args []string, _ string) error {
 		}
 		_, c, ok := lookupDot(name)
 		if !ok {
-			return fmt.Errorf(".help: no command or topic %q; .help lists them", args[1])
+			return s.helpCatalog(args[1])
 		}
 		fmt.Fprintf(s.out, "%s\n    %s\n", c.usage, c.help)
 		return nil
@@ -36,7 +37,24 @@ func cmdHelp(s *Shell, _ *source, args []string, _ string) error {
 	}
 	fmt.Fprint(s.out, "\nEnd SQL statements with \";\". Ctrl-C interrupts a running statement.\n"+
 		"More on a topic: .help mode, .help import, .help parameter, .help plot, .help vectors,\n"+
-		".help differences (from the sqlite3 shell).\n")
+		".help differences (from the sqlite3 shell).\n"+
+		"Any module, function or setting of ksql: .help svm, .help gauss_kernel, .help max_gram_bytes\n"+
+		"(.kernels lists them).\n")
+	return nil
+}
+
+// helpCatalog prints .help NAME for a module, function or setting.
+func (s *Shell) helpCatalog(name string) error {
+	ctx, end := s.begin()
+	defer end()
+	text, ok, err := catalogHelp(ctx, strings.ToLower(name))
+	switch {
+	case err != nil:
+		return fmt.Errorf(".help %s: %v", name, err)
+	case !ok:
+		return fmt.Errorf(".help: no command, topic, module, function or setting %q; .help lists the commands, .kernels the rest", name)
+	}
+	fmt.Fprint(s.out, text)
 	return nil
 }
 
@@ -128,8 +146,7 @@ var helpTopics = map[string]string{
 
 // kernelsHelp is printed by .kernels: the spec language of DESIGN.md,
 // its kernels listed from the kernel definition table.
-var kernelsHelp = `Kernel specs (used by kernel(), kernel_distance() and the gram, kpca and
-kernel_map modules):
+var kernelsHelp = `Kernel specs:
 
 ` + kernels.Help() + `
   A vector is JSON text '[1, 2.5]' or a float32 BLOB (vec_f32(json_array(a, b))).
@@ -143,14 +160,20 @@ func cmdKernels(s *Shell, _ *source, args []string, _ string) error {
 		return err
 	}
 	fmt.Fprint(s.out, kernelsHelp)
-	var ours []string
-	for _, n := range s.functionNames() {
-		if strings.Contains(n, "kernel") || strings.HasPrefix(n, "rff_") || strings.HasPrefix(n, "ksql_") {
-			ours = append(ours, n)
+	ctx, end := s.begin()
+	defer end()
+	spec := specModules(ctx)
+	fmt.Fprintf(s.out, "\nModules that take a spec (kernel=): %s\n", strings.Join(spec, ", "))
+	var rest []string
+	for _, m := range catalog.Extension.Modules {
+		if !slices.Contains(spec, m.Name) {
+			rest = append(rest, m.Name)
 		}
 	}
-	if len(ours) > 0 {
-		fmt.Fprintf(s.out, "\nFunctions on this connection: %s\n", strings.Join(ours, ", "))
+	fmt.Fprintf(s.out, "Other modules and table-valued functions: %s\nFunctions:\n", strings.Join(rest, ", "))
+	for _, f := range catalog.Extension.Functions {
+		fmt.Fprintf(s.out, "  %s\n", f.Usage)
 	}
+	fmt.Fprint(s.out, "More on any of them: .help NAME (.help svm, .help gauss_kernel, .help max_gram_bytes).\n")
 	return nil
 }

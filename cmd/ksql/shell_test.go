@@ -207,7 +207,7 @@ func TestKernelsCommand(t *testing.T) {
 		t.Fatalf("status %d, stderr %q", status, errs)
 	}
 	for _, want := range []string{"normalize(K)", "ssk(p=3, lambda=0.5)", "unit=word",
-		"Functions on this connection: ", "gauss_kernel", "kernel_distance"} {
+		"Functions:\n", "Modules that take a spec (kernel=): ", "gauss_kernel", "kernel_distance"} {
 		if !strings.Contains(out, want) {
 			t.Errorf(".kernels output lacks %q", want)
 		}
