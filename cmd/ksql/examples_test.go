@@ -1,7 +1,9 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -101,6 +103,10 @@ func TestKernelsExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two t-SNEs and two kernel Fisher discriminants")
 	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
 	out, pics := runExample(t, "digits/kernels.sql")
 	for _, want := range []string{
 		"│ k1     │               0.8478 │                 0.9333 │             0.8926 │",
@@ -112,5 +118,37 @@ func TestKernelsExample(t *testing.T) {
 	}
 	if len(pics) != 2 {
 		t.Fatalf("the kernels example made pictures %v, want two", pics)
+	}
+	checkReadmeKernelsTable(t, readme, out)
+}
+
+// checkReadmeKernelsTable holds the README's table of the kernels
+// experiment (| k₁ | 0.848 | …) to the script's output (│ k1 │ 0.8478 │ …):
+// each figure the script's, rounded as the README writes it.
+func checkReadmeKernelsTable(t *testing.T, readme []byte, out string) {
+	t.Helper()
+	cells := func(text, prefix, sep string) []string {
+		for _, line := range strings.Split(text, "\n") {
+			if strings.HasPrefix(line, prefix) {
+				f := strings.Split(strings.Trim(line, sep+" "), sep)
+				for i := range f {
+					f[i] = strings.TrimSpace(f[i])
+				}
+				return f[1:]
+			}
+		}
+		return nil
+	}
+	for _, k := range [][2]string{{"k₁", "k1"}, {"k₂", "k2"}} {
+		want, got := cells(string(readme), "| "+k[0]+" |", "|"), cells(out, "│ "+k[1]+" ", "│")
+		if len(want) != 3 || len(got) != 3 {
+			t.Fatalf("the README's row %q or the output's row %q is missing: %q, %q", k[0], k[1], want, got)
+		}
+		for i := range want {
+			v, err := strconv.ParseFloat(got[i], 64)
+			if err != nil || !figureMatches(figure{text: want[i]}, v) {
+				t.Errorf("README's %s figure %s is not the script's %s", k[0], want[i], got[i])
+			}
+		}
 	}
 }
