@@ -14,10 +14,16 @@ import (
 // is done by runs between the occurrences of s_i in t, and rows whose
 // symbol is not in t, which change nothing, are skipped. Each row is
 // written from the previous one into a second row of cells, and the two
-// change roles.
+// change roles. While every cell has exponent 0 and a row cannot reach
+// cellMax (all of a pair of 500-character texts), runRow adds rows without
+// looking at exponents; anyRow does the others.
 //
-// Every cell is computed by the additions of the recurrence, in its order,
-// whichever loop does it, so all loops give the same bits. len(t) ≥ 1.
+// A cell's value depends only on its own recurrence, and every loop does
+// each cell's additions in the recurrence's order, so which loop does a row,
+// and in what order it visits the cells, changes no bit: the values are
+// those of the textbook loop, cell by cell (TestSubseqSameBits and
+// TestAnyRowSameCells compare them with the old cell-by-cell loops).
+// len(t) ≥ 1.
 func subseqAll(s, t []int32, ws *Workspace, lim Limits) (xfloat.F, error) {
 	n := len(t)
 	in := ws.occurrences(t).in
