@@ -191,6 +191,11 @@ func Open(m Module, create bool, c *Conn, args []string, declare func(schema str
 		t.Disconnect()
 		return nil, err
 	}
+	_, writes := t.(Updater)
+	_, renames := t.(Renamer)
+	if !writes && !renames && len(args) > 2 {
+		t = readOnly{Table: t, module: args[0], name: args[2]}
+	}
 	return t, nil
 }
 

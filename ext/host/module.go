@@ -1,6 +1,9 @@
 package host
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Module is a virtual table module written once for both drivers. The
 // adapters translate SQLite's xCreate/xConnect/xBestIndex/... calls into it.
@@ -129,6 +132,22 @@ func Write(t Table, old int64, cols []any, del bool) error {
 	}
 	return u.Update(old, cols)
 }
+
+// readOnly is a table that takes no writes, under the names its error
+// gives: SQLite's own words ("this virtual table is read-only") name
+// neither the module nor the table.
+type readOnly struct {
+	Table
+	module, name string
+}
+
+func (r readOnly) refuse() error {
+	return fmt.Errorf("%s: %s is read-only (its rows are computed from its arguments, not stored)", r.module, r.name)
+}
+
+func (r readOnly) Insert([]any) error        { return r.refuse() }
+func (r readOnly) Update(int64, []any) error { return r.refuse() }
+func (r readOnly) Delete(int64) error        { return r.refuse() }
 
 // Renamer is implemented by tables that must follow ALTER TABLE … RENAME
 // (SQLite's xRename), as a model table renames the shadow table that

@@ -2,6 +2,7 @@ package vtab
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/ksql/ksql/ext/host"
 	"github.com/ksql/ksql/internal/kernels"
@@ -43,7 +44,26 @@ func (m *mapModel) fit(f *fitting) (fitted, error) {
 	if err != nil {
 		return nil, f.fitError(err)
 	}
+	var v []float64
+	for o := range f.objs() {
+		v = fm.Stored(o, v)
+		if err := float32Range(v); err != nil {
+			return nil, fitFailure{fmt.Errorf("the vector of row id=%s: %v", idText(f.snap.ids[f.snap.rows[o]]), err)}
+		}
+	}
 	return &mapFit{m: fm, basis: f.objs()}, nil
+}
+
+// float32Range refuses a vector that a float32 BLOB cannot hold: its
+// coordinates past ±3.4e38 would be returned as ±Inf.
+func float32Range(v []float64) error {
+	for i, x := range v {
+		if math.IsInf(float64(float32(x)), 0) {
+			return fmt.Errorf("coordinate %d is %g, past the float32 range (±3.4e38) of the vectors kernel_map returns; %s",
+				i+1, x, finiteHint)
+		}
+	}
+	return nil
 }
 
 func (f *mapFit) stored(o int, dst []any) {
@@ -56,6 +76,9 @@ func (f *mapFit) predict(z *newObject, dst []any) error {
 		return err
 	}
 	v, err := f.m.Apply(kz, nil)
+	if err == nil {
+		err = float32Range(v)
+	}
 	if err != nil {
 		return fmt.Errorf("input: %v", err)
 	}
