@@ -152,9 +152,10 @@ func anyFastGo(occ []int32, old []float64, eo []int32, w []float64, ew []int32, 
 	st.i, st.j, st.p = i, j, p
 }
 
-// runBlock is how many cells runRowAVX2 and anyFastAVX2 write at a time;
-// the rows have that many cells of slack after column n.
-const runBlock = 16
+// runBlock is how many cells runRowAVX2 and anyFastAVX2 write at a time
+// (of 4, 8 and 16, 8 was the fastest on Reuters and DNA; anyFastGo needs
+// at least 4); the rows have that many cells of slack after column n.
+const runBlock = 8
 
 // runRowGo writes to w[1…n] the row of a symbol whose positions in t are
 // occ, added to the cells old[1…n], all at exponent 0 and staying below

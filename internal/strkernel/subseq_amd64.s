@@ -1,5 +1,5 @@
 // runRowAVX2: runRowGo's loop (subseq.go) with every run of cells between
-// two occurrences written in blocks of sixteen cells, old + P four lanes an
+// two occurrences written in blocks of eight cells, old + P four lanes an
 // instruction; the last block of a run runs on into the slack or into cells
 // written again later, so that no branch depends on where a run ends
 // unless it is longer than a block. Each cell is the same one addition as
@@ -9,17 +9,13 @@
 
 #include "textflag.h"
 
-// BLOCK writes w[j…j+15] = old[j…j+15] + P (P in every lane of Y0), j in DX.
+// BLOCK writes w[j…j+7] = old[j…j+7] + P (P in every lane of Y0), j in DX.
 #define BLOCK \
 	VADDPD (R8)(DX*8), Y0, Y3 \
 	VADDPD 32(R8)(DX*8), Y0, Y4 \
-	VADDPD 64(R8)(DX*8), Y0, Y5 \
-	VADDPD 96(R8)(DX*8), Y0, Y6 \
 	VMOVUPD Y3, (R9)(DX*8) \
 	VMOVUPD Y4, 32(R9)(DX*8) \
-	VMOVUPD Y5, 64(R9)(DX*8) \
-	VMOVUPD Y6, 96(R9)(DX*8) \
-	ADDQ $16, DX
+	ADDQ $8, DX
 
 // func runRowAVX2(occ *int32, m int, old, w *float64, n int)
 TEXT ·runRowAVX2(SB), NOSPLIT, $0-40
@@ -63,20 +59,15 @@ last:
 // anyFastAVX2: anyFastGo's loop (subseq.go), the runs written in blocks as
 // in runRowAVX2, with their exponents.
 
-// XBLOCK is BLOCK writing also ew[j…j+15] = kp (kp in every lane of Y1).
-// It overwrites Y3…Y6.
+// XBLOCK is BLOCK writing also ew[j…j+7] = kp (kp in every lane of Y1).
+// It overwrites Y3 and Y4.
 #define XBLOCK \
 	VADDPD (R8)(DX*8), Y0, Y3 \
 	VADDPD 32(R8)(DX*8), Y0, Y4 \
-	VADDPD 64(R8)(DX*8), Y0, Y5 \
-	VADDPD 96(R8)(DX*8), Y0, Y6 \
 	VMOVUPD Y3, (R9)(DX*8) \
 	VMOVUPD Y4, 32(R9)(DX*8) \
-	VMOVUPD Y5, 64(R9)(DX*8) \
-	VMOVUPD Y6, 96(R9)(DX*8) \
 	VMOVDQU Y1, (R12)(DX*4) \
-	VMOVDQU Y1, 32(R12)(DX*4) \
-	ADDQ $16, DX
+	ADDQ $8, DX
 
 // BIG jumps to stop if the float64 in X reaches runMax (in X7).
 #define BIG(X) \
