@@ -28,7 +28,9 @@ import (
 //     database, from the repository root: the tables a block uses are made
 //     by an earlier block, from the data shipped in examples/. A block is
 //     a ksql script: SQL and dot-commands. Any error fails the test and
-//     names the file and line.
+//     names the file and line, and so does a placeholder in the SQL
+//     ([...], [, option=…], exact|nystrom): optional arguments go in
+//     comments.
 //   - A figure the README quotes is checked: a comment on a statement's
 //     lines, or on the comment lines right after a statement that printed
 //     something, that starts with a
@@ -151,8 +153,11 @@ func runSQLBlock(t *testing.T, s *Shell, doc string, b block, out, errb *bytes.B
 	var units []*unit
 	var pending []string // comments of the statement being read
 	lines := strings.Split(strings.TrimSuffix(b.text, "\n"), "\n")
-	for _, line := range lines {
+	for i, line := range lines {
 		code, comment := splitComment(line)
+		if placeholderRE.MatchString(code) {
+			t.Errorf("%s:%d: a placeholder in SQL (optional arguments go in a comment): %s", doc, b.line+i, line)
+		}
 		wasPending := buf.pending()
 		ran, err := s.feed(buf, line)
 		s.flush()
@@ -187,6 +192,10 @@ func runSQLBlock(t *testing.T, s *Shell, doc string, b block, out, errb *bytes.B
 	}
 	return n
 }
+
+// placeholderRE finds what a reader cannot paste: [...], [, optional]
+// and alternatives such as exact|nystrom.
+var placeholderRE = regexp.MustCompile(`\[\.\.\.\]|\[, |[a-z_]\|[a-z_]`)
 
 // splitComment cuts a line of SQL at a -- comment outside quotes.
 func splitComment(line string) (code, comment string) {
