@@ -13,7 +13,7 @@
 -- placed into it), and a kernel Fisher discriminant (the accuracy of a
 -- nearest-class-mean rule on the test images' projections).
 --
---     ksql :memory: ".read examples/digits/kernels.sql"      (about half a minute)
+--     ksql :memory: ".read examples/digits/kernels.sql"      (10 to 15 s on two cores)
 
 .bail on
 .mode box
