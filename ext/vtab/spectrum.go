@@ -2,6 +2,7 @@ package vtab
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/ksql/ksql/ext/host"
@@ -174,6 +175,9 @@ func (c *spectrumCursor) matrix(query string) ([]float64, int, error) {
 	index := map[any]int{}
 	var ids []any
 	key := func(v any) (any, error) {
+		if f, ok := v.(float64); ok && f == math.Trunc(f) && math.Abs(f) < 1<<63 {
+			v = int64(f) // 1.0 and 1 are one id, as SQL compares them
+		}
 		switch x := v.(type) {
 		case int64, float64, string:
 			if _, ok := index[x]; !ok {
@@ -208,6 +212,9 @@ func (c *spectrumCursor) matrix(query string) ([]float64, int, error) {
 		entries = append(entries, entry{i, j, x})
 		return nil
 	})
+	if err != nil && strings.Contains(sqliteMessage(err), "values for 3 columns") {
+		return nil, 0, fmt.Errorf("with kernel NULL the query must return three columns (row id, column id, value): %s", sqliteMessage(err))
+	}
 	if err != nil {
 		return nil, 0, err
 	}
