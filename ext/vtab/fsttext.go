@@ -128,14 +128,33 @@ func fstTextOptions(v any) (mode fst.LabelMode, negLog bool, err error) {
 	if !ok {
 		return 0, false, fmt.Errorf("the second argument must be TEXT such as 'codepoints' or 'log', got %s", host.TypeName(v))
 	}
+	// the word given for labels and for weights: two that contradict are
+	// refused ('log' and 'tropical' read weights alike)
+	var labels, weights string
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' }) {
-		switch strings.ToLower(w) {
+		w = strings.ToLower(w)
+		group, said, as := &weights, "weights", w
+		switch w {
+		case "symbols", "codepoints":
+			group, said = &labels, "labels"
+		case "tropical":
+			as = "log"
+		case "probability", "log":
+		default:
+			group = &as // unknown: refused below
+		}
+		if *group != "" && *group != as {
+			return 0, false, fmt.Errorf("%s are given twice, as '%s' and '%s'; give one", said, *group, w)
+		}
+		switch w {
 		case "symbols":
+			labels = as
 		case "codepoints":
-			mode = fst.CodePointLabels
+			mode, labels = fst.CodePointLabels, as
 		case "probability":
+			weights = as
 		case "log", "tropical":
-			negLog = true
+			negLog, weights = true, as
 		default:
 			return 0, false, fmt.Errorf("labels must be 'symbols' (labels are the symbols, <eps> is ε) or 'codepoints' (decimal code points, 0 is ε), "+
 				"and weights 'probability' (the default: ksql's weights) or 'log' / 'tropical' (OpenFst's −log weights, read as exp(−w)); got %s", describe(v))
