@@ -71,7 +71,8 @@ var helpDocs = map[string]moduleDoc{
 			{"tol", "0.001", "the stopping tolerance", ""},
 			{"class_weight", "", "balanced: C scaled by n / (classes · rows of the class)", ""},
 			{"folds", "", "k-fold cross-validation into cv_prediction (k ≥ 2)", ""},
-			{"seed", "0", "the fold assignment's seed", "folds=3"},
+			{"seed", "0", "the fold assignment's seed (and probability='s)", "folds=3"},
+			{"probability", "false", "true: Platt probabilities by libsvm's 5-fold cv (c_svc, nu_svc): probability, probabilities", ""},
 		}},
 	"krr": {summary: "kernel ridge regression (scikit-learn's KernelRidge, no intercept)",
 		args: []argDoc{

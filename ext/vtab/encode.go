@@ -6,6 +6,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/ksql/ksql/internal/fda"
 	"github.com/ksql/ksql/internal/kernels"
@@ -69,18 +70,21 @@ func decodeMap(_ model, f *fitting, s *storedFit) (fitted, error) {
 }
 
 // svmWire is an svm fit's stored form: the model in scikit-learn's layout
-// (its Type among its fields) and the answers for the stored rows.
+// (its Type among its fields), the answers for the stored rows and, with
+// probability=true, each pair's sigmoid (a fit stored before that option
+// existed decodes with Platt nil, as a fit without it).
 type svmWire struct {
 	Model   *svm.Model
 	Pred    []int
 	Dec     []float64
 	CVPred  []int
 	CVValue []float64
+	Platt   []svm.Sigmoid
 }
 
 func (fit *svmFit) encode() ([]fitPart, error) {
 	var buf bytes.Buffer
-	err := gob.NewEncoder(&buf).Encode(svmWire{fit.model, fit.pred, fit.dec, fit.cvPred, fit.cvValue})
+	err := gob.NewEncoder(&buf).Encode(svmWire{fit.model, fit.pred, fit.dec, fit.cvPred, fit.cvValue, fit.platt})
 	return []fitPart{{name: "svm", data: buf.Bytes()}}, err
 }
 
@@ -94,11 +98,14 @@ func decodeSVM(mod model, f *fitting, s *storedFit) (fitted, error) {
 		return nil, err
 	}
 	m := mod.(*svmModel)
-	fit := &svmFit{model: w.Model, pred: w.Pred, dec: w.Dec, cvPred: w.CVPred, cvValue: w.CVValue}
+	fit := &svmFit{model: w.Model, pred: w.Pred, dec: w.Dec, cvPred: w.CVPred, cvValue: w.CVValue, platt: w.Platt}
 	_, err = m.labelsOf(f, fit)
 	n := len(f.objs())
 	mismatch := errors.New("the stored svm fit does not match its source")
 	if err != nil || w.Model == nil || w.Model.Type != m.typ || w.Model.Validate() != nil || len(w.Dec) != n*w.Model.NumPairs() {
+		return nil, mismatch
+	}
+	if !plattMatches(w.Platt, m.probability, w.Model.NumPairs()) {
 		return nil, mismatch
 	}
 	if m.typ.Regression() {
@@ -121,6 +128,23 @@ func decodeSVM(mod model, f *fitting, s *storedFit) (fitted, error) {
 		}
 	}
 	return fit, nil
+}
+
+// plattMatches reports whether stored sigmoids fit the table: one finite
+// pair (A, B) per pair with probability=true, none without.
+func plattMatches(platt []svm.Sigmoid, probability bool, pairs int) bool {
+	if !probability {
+		return platt == nil
+	}
+	if len(platt) != pairs {
+		return false
+	}
+	for _, s := range platt {
+		if math.IsNaN(s.A) || math.IsInf(s.A, 0) || math.IsNaN(s.B) || math.IsInf(s.B, 0) {
+			return false
+		}
+	}
+	return true
 }
 
 var (

@@ -1,10 +1,12 @@
 package vtab
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/ksql/ksql/ext/host"
@@ -19,12 +21,13 @@ var MaxSVMCacheBytes = &host.Setting{Name: "max_svm_cache_bytes", Default: svm.D
 	Min: 1 << 20, Max: 1 << 40,
 	Doc: "largest cache of kernel columns an svm fit keeps when its Gram matrix exceeds max_gram_bytes"}
 
-// svmKind is svm(id, label, prediction, decision, cv_prediction, input
-// HIDDEN): support vector machines as libsvm formulates them (scikit-learn's
-// SVC, NuSVC, OneClassSVM, SVR, NuSVR), chosen by type=.
+// svmKind is svm(id, label, prediction, decision, cv_prediction
+// [, probability, probabilities], input HIDDEN): support vector machines as
+// libsvm formulates them (scikit-learn's SVC, NuSVC, OneClassSVM, SVR,
+// NuSVR), chosen by type=; probability=true adds libsvm's Platt estimates.
 var svmKind = modelKind{
 	name:      "svm",
-	keys:      []string{"type", "c", "nu", "epsilon", "tol", "class_weight", "folds", "seed"},
+	keys:      []string{"type", "c", "nu", "epsilon", "tol", "class_weight", "folds", "seed", "probability"},
 	extra:     []extraColumn{svmLabel},
 	extraFor:  svmExtra,
 	configure: configureSVM,
@@ -70,6 +73,7 @@ type svmModel struct {
 	balanced       bool
 	folds          int // 0: no cross-validation
 	seed           uint64
+	probability    bool // Platt's sigmoids fitted, the probability columns declared
 }
 
 func configureSVM(opts options) (model, error) {
@@ -105,6 +109,12 @@ func configureSVM(opts options) (model, error) {
 		return nil, err
 	}
 	m.folds, m.seed = int(folds), uint64(seed)
+	if m.probability, err = boolOption(opts, "probability"); err != nil {
+		return nil, err
+	}
+	if m.probability && typ != svm.CSVC && typ != svm.NuSVC {
+		return nil, fmt.Errorf("probability=true is for the classifiers, type=c_svc and nu_svc; type=%v has no classes to give probabilities of (leave probability out)", typ)
+	}
 	return m, nil
 }
 
@@ -150,6 +160,9 @@ func (m *svmModel) columns() []string {
 	case m.typ.Regression():
 		return []string{"label", "prediction REAL", "decision REAL", "cv_prediction REAL"}
 	}
+	if m.probability {
+		return []string{"label", "prediction", "decision REAL", "cv_prediction", "probability REAL", "probabilities TEXT"}
+	}
 	return []string{"label", "prediction", "decision REAL", "cv_prediction"}
 }
 
@@ -163,10 +176,11 @@ type svmFit struct {
 	labels  []any     // each object's label; nil for one_class
 	targets []float64 // regression: each object's label as a number
 	basis   []kernels.Object
-	pred    []int     // each object's predicted class; nil for regression
-	dec     []float64 // each object's decision values, NumPairs per object
-	cvPred  []int     // each object's class predicted without its fold; nil without folds=
-	cvValue []float64 // regression: each object's value predicted without its fold
+	pred    []int         // each object's predicted class; nil for regression
+	dec     []float64     // each object's decision values, NumPairs per object
+	cvPred  []int         // each object's class predicted without its fold; nil without folds=
+	cvValue []float64     // regression: each object's value predicted without its fold
+	platt   []svm.Sigmoid // each pair's Platt sigmoid (libsvm's probA, probB); nil without probability=true
 }
 
 // options are the solver's options for this table.
@@ -235,6 +249,11 @@ func (m *svmModel) fit(f *fitting) (fitted, error) {
 	if m.folds > 0 {
 		if err := m.crossValidate(f, kern, y, fit, opt); err != nil {
 			return nil, err
+		}
+	}
+	if m.probability {
+		if fit.platt, err = svm.FitPlatt(kern, y, len(fit.classes), opt, m.seed); err != nil {
+			return nil, m.plattError(f, fit, err)
 		}
 	}
 	fit.basis = make([]kernels.Object, len(fit.model.Support))
@@ -584,7 +603,55 @@ func (fit *svmFit) answer(class int, dec []float64, dst []any) {
 		if fit.model.Classes == 2 && !math.IsNaN(dec[0]) {
 			dst[2] = dec[0]
 		}
+		if fit.platt != nil {
+			dst[4], dst[5] = fit.probabilities(dec)
+		}
 	}
+}
+
+// probabilities are libsvm's estimates for decision values dec: the
+// larger label's with two classes (as decision is its value; NULL with
+// more), and a JSON object of every class's, keyed by the class as a SQL
+// literal as ksql_model names it (1, '1' and x'31' are three keys), in
+// the classes' order.
+func (fit *svmFit) probabilities(dec []float64) (any, any) {
+	k := fit.model.Classes
+	p := make([]float64, k+svm.CoupleWork(k))
+	svm.Probabilities(k, dec, fit.platt, p[:k], p[k:])
+	b := make([]byte, 0, 24*k)
+	b = append(b, '{')
+	for c := 0; c < k; c++ {
+		if c > 0 {
+			b = append(b, ',')
+		}
+		key, _ := json.Marshal(idText(fit.classes[c])) // a string always marshals
+		b = append(append(b, key...), ':')
+		b = strconv.AppendFloat(b, p[c], 'g', -1, 64)
+	}
+	b = append(b, '}')
+	var one any
+	if k == 2 {
+		one = p[1]
+	}
+	return one, string(b)
+}
+
+// plattError words a failure of the cross-validation that fits the
+// sigmoids, naming the pair and the fold; interrupts and bounds pass as
+// they are, so that a retry works.
+func (m *svmModel) plattError(f *fitting, fit *svmFit, err error) error {
+	var pe *svm.PlattError
+	if !errors.As(err, &pe) {
+		return m.svmError(f, fit, err)
+	}
+	inner := m.svmError(f, fit, pe.Err)
+	var ff fitFailure
+	if !errors.As(inner, &ff) {
+		return inner
+	}
+	return fitFailure{fmt.Errorf("probability=true: the fit on fold %d of %d that calibrates classes %s vs %s failed "+
+		"(libsvm's cross-validation for the sigmoid, rows of the two classes shuffled by seed=%d): %w",
+		pe.Fold+1, svm.PlattFolds, idText(fit.classes[pe.A]), idText(fit.classes[pe.B]), m.seed, ff.error)}
 }
 
 // report is what ksql_model shows of an svm fit.
@@ -607,6 +674,10 @@ func (fit *svmFit) report() [][2]any {
 		if m.Type == svm.NuSVC {
 			out = append(out, [2]any{"rho" + key, p.Rho}, [2]any{"bounded_support_vectors" + key, int64(p.NBSV)})
 		}
+	}
+	for q, s := range fit.platt { // scikit-learn's probA_, probB_: on libsvm's value, positive for the first class
+		key := "[" + idText(fit.classes[m.Pairs[q].A]) + " vs " + idText(fit.classes[m.Pairs[q].B]) + "]"
+		out = append(out, [2]any{"probA" + key, s.A}, [2]any{"probB" + key, s.B})
 	}
 	correct := 0
 	for o, c := range fit.pred {
