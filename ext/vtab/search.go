@@ -517,17 +517,24 @@ func (s *search) run() ([]searchRow, error) {
 		most = max(most, kpca.ExactBytes(len(g.snap.objs)))
 	}
 	rows := make([]searchRow, len(s.points))
+	// Points are fitted group by group (the rows stay in grid order), so
+	// that a group's Gram matrix is freed before most of the next are made.
 	var parallel, serial []int
-	for i, pt := range s.points {
-		if pt.group.onStmt {
-			serial = append(serial, i)
-		} else {
-			parallel = append(parallel, i)
+	for _, g := range s.groups {
+		for i, pt := range s.points {
+			switch {
+			case pt.group != g:
+			case g.onStmt:
+				serial = append(serial, i)
+			default:
+				parallel = append(parallel, i)
+			}
 		}
 	}
-	// Each running fit holds a copy of its Gram matrix: as many at once as
-	// max_gram_bytes holds, at least one.
-	workers := int(min(int64(runtime.GOMAXPROCS(0)), max(1, maxGramBytes(s.hc)/max(most, 1))))
+	// Each running fit holds a copy of a Gram matrix, and each group being
+	// fitted its original: as many pairs at once as max_gram_bytes holds,
+	// at least one.
+	workers := int(min(int64(runtime.GOMAXPROCS(0)), max(1, maxGramBytes(s.hc)/max(2*most, 1))))
 	fitOne := func(i int) error { return s.fit(s.points[i], &rows[i]) }
 	if err := par.For("model_search", len(parallel), workers, 1, func(_, j int) error { return fitOne(parallel[j]) }); err != nil {
 		return nil, err
