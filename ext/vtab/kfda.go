@@ -3,6 +3,7 @@ package vtab
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -68,6 +69,11 @@ func (m *kfdaModel) fit(f *fitting) (fitted, error) {
 	model, err := fda.FitPolled(K, y, len(classes), m.k, m.reg, f.err)
 	if err != nil {
 		var se *fda.SingularError
+		if errors.As(err, &se) && (math.IsInf(se.Scale, 0) || math.IsNaN(se.Scale)) {
+			return nil, fitFailure{fmt.Errorf("the within-class scatter overflows float64 (its largest diagonal entry is %v): "+
+				"the kernel values are too large for its sums of products; scale the kernel down (normalize(...), or a factor "+
+				"such as 1e-200*linear), or bring the vectors to a smaller scale", se.Scale)}
+		}
 		if errors.As(err, &se) {
 			return nil, fitFailure{fmt.Errorf("the within-class scatter is singular with reg=%v, against a scatter whose largest diagonal entry is %.3g; "+
 				"raise reg to about %.1g (1e-6 of it), or scale the kernel down (normalize(...), or a factor such as 1e-20*poly(...))",

@@ -164,6 +164,11 @@ func centre(C []float64, n, m int) []float64 {
 func nystromModel(G, mean, M []float64, minW float64, n int, landmarks []int, k int,
 	project func(coef, proj []float64) error, poll func() error) (*Model, error) {
 	m := len(landmarks)
+	for j := 0; j < m; j++ {
+		if g := G[j*m+j]; math.IsInf(g, 0) || math.IsNaN(g) {
+			return nil, ErrNystromOverflow
+		}
+	}
 	if sameToLandmarks(G, mean, n, m) {
 		return nil, ErrIdenticalToLandmarks
 	}
@@ -279,6 +284,12 @@ func landmarkCol(err error, landmarks []int) error {
 // report as a rank without saying why.
 var ErrIdenticalToLandmarks = errors.New("all objects are identical under the kernel as the landmarks see them " +
 	"(each has the same kernel values against every landmark), so there are no principal components")
+
+// ErrNystromOverflow is a Nyström fit whose kernel values are finite but
+// too large for the sums of their products (C_cᵀC_c), which overflow
+// float64 (kernel values near 1e154 and above); left unchecked, the
+// infinities read as "identical" or as components of NaN.
+var ErrNystromOverflow = errors.New("the kernel values are too large for the Nyström fit: the sums of their products overflow float64")
 
 // sameToLandmarks reports whether the centred kernel values C_c are zero to
 // their rounding: the root mean square of each column, sqrt(G_jj/n), is at
