@@ -536,3 +536,34 @@ func textNumbers(s string) []float64 {
 	}
 	return nums
 }
+
+// TestReadmeVecVersions holds the README's sqlite-vec versions to the
+// ksql driver's vec_version() and to the sqlite-vec-go-bindings version
+// in go.mod (which ksql_mattn and the README's vec0.so recipe use).
+func TestReadmeVecVersions(t *testing.T) {
+	root := repoRoot(t)
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errs, status := runShell(t, "", ":memory:", "SELECT vec_version();")
+	if status != 0 {
+		t.Fatal(errs)
+	}
+	bindings := regexp.MustCompile(`github.com/asg017/sqlite-vec-go-bindings (v[0-9.]+)`).FindSubmatch(gomod)
+	if bindings == nil {
+		t.Fatal("go.mod names no sqlite-vec-go-bindings version")
+	}
+	for _, want := range []string{
+		"the `ksql` driver (and so the shell) has " + strings.TrimSpace(out) + ",",
+		"`ksql_mattn` and this `vec0.so` have " + string(bindings[1]) + ",",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(string(readme)), " "), want) {
+			t.Errorf("README.md does not say %q", want)
+		}
+	}
+}
