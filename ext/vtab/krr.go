@@ -199,6 +199,9 @@ func krrError(f *fitting, err error) error {
 	case errors.As(err, &se):
 		return fitFailure{fmt.Errorf("K + alpha·I is not positive definite with alpha=%v: the kernel is not positive semi-definite "+
 			"on the data or alpha is too small for its rounding; raise alpha", se.Alpha)}
+	case errors.Is(err, krr.ErrNystromOverflow):
+		return fitFailure{fmt.Errorf("%v; scale the kernel down (a factor such as 1e-200*linear), divide the labels by a power of ten, "+
+			"or use method=exact", err)}
 	case errors.As(err, &nf) && nf.What == "kernel":
 		return fitFailure{fmt.Errorf("a kernel value is %v; a fit needs finite values (use normalize(...) for long texts)", nf.Value)}
 	}

@@ -31,6 +31,11 @@ func (e *SingularError) Error() string {
 	return fmt.Sprintf("the regularised kernel matrix is not positive definite with alpha = %v", e.Alpha)
 }
 
+// ErrNystromOverflow is a Nyström fit whose kernel values (or labels) are
+// finite but too large for the sums of products CᵀC and Cᵀy, which
+// overflow float64; the solve would report them as a singular matrix.
+var ErrNystromOverflow = errors.New("the kernel values or labels are too large for the Nyström fit: the sums of their products overflow float64")
+
 // NonFiniteError is a label or kernel value that is NaN or ±Inf.
 type NonFiniteError struct {
 	What  string // "label" or "kernel"
@@ -188,6 +193,11 @@ func fitMoments(CtCv, Cty, Wv []float64, alpha float64, poll func() error) ([]fl
 	}
 	if !(alpha > 0) || math.IsInf(alpha, 0) {
 		return nil, &ParamError{Name: "alpha", Value: alpha}
+	}
+	for a := 0; a < m; a++ {
+		if d, c := CtCv[a*m+a], Cty[a]; math.IsInf(d, 0) || math.IsNaN(d) || math.IsInf(c, 0) || math.IsNaN(c) {
+			return nil, ErrNystromOverflow
+		}
 	}
 	U := append([]float64(nil), Wv...)
 	vals, err := dense.EigenSym(U, m, m, poll) // U's columns become the eigenvectors
