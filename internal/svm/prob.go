@@ -335,6 +335,10 @@ func foldDecisions(kern Kernel, train, yt []int, np int, rows, held []int, opt O
 		return nil
 	}
 	m, err := Fit(Restrict(kern, train), yt, opt)
+	var kve *KernelValueError
+	if errors.As(err, &kve) { // name kern's rows, not the fold's
+		kve.Row, kve.Col = train[kve.Row], train[kve.Col]
+	}
 	if err != nil {
 		return err
 	}
