@@ -99,7 +99,8 @@ func TestHelpCatalog(t *testing.T) {
 		"    tol=0.001 ",
 		"    kernel=              a kernel spec",
 		"  columns: id, label, prediction, decision, cv_prediction\n",
-		"transducer_weight(name, x, y [, unit])\n    3 to 4 arguments; deterministic; reads the table its arguments name",
+		"transducer_weight(name, x, y [, unit])\n    T(x, y) of the transducer stored in table name; unit 'char' (default) or 'word'\n" +
+			"    3 to 4 arguments; deterministic; reads the table its arguments name",
 		"max_gram_bytes (ksql_config('max_gram_bytes' [, value]))\n",
 		"    default 1073741824, from ",
 		"Modules that take a spec (kernel=): gram, kpca, kernel_map, svm, krr, klms, tsne, kfda",
@@ -118,5 +119,44 @@ func TestHelpCatalog(t *testing.T) {
 	_, errs, _ = runShell(t, "", ":memory:", ".help no_such_thing")
 	if !strings.Contains(errs, `no command, topic, module, function or setting "no_such_thing"`) {
 		t.Errorf(".help of an unknown name: %q", errs)
+	}
+}
+
+// TestHelpFuncDocs: every function of the catalogue is described, no
+// other is, and each default written gives the same value as leaving the
+// argument out.
+func TestHelpFuncDocs(t *testing.T) {
+	var sqlText strings.Builder
+	sqlText.WriteString(`CREATE TABLE t(src INTEGER, dst INTEGER, input TEXT, output TEXT, weight REAL);
+INSERT INTO t VALUES (0, 0, 'a', 'a', 0.5), (0, 0, 'b', 'b', 2), (0, NULL, NULL, NULL, 1);
+`)
+	var pairs [][2]string
+	for _, f := range catalog.Extension.Functions {
+		d, ok := funcDocs[f.Name]
+		if !ok || d.doc == "" {
+			t.Errorf("%s has no description in funcDocs", f.Name)
+		}
+		for _, p := range d.same {
+			fmt.Fprintf(&sqlText, "SELECT %s IS %s, %s;\n", p[0], p[1], p[0])
+			pairs = append(pairs, p)
+		}
+	}
+	for name := range funcDocs {
+		if !slices.ContainsFunc(catalog.Extension.Functions, func(f host.Func) bool { return f.Name == name }) {
+			t.Errorf("funcDocs describes %s, which the catalogue lacks", name)
+		}
+	}
+	out, errs, status := runShell(t, sqlText.String(), ":memory:")
+	if status != 0 || errs != "" {
+		t.Fatalf("status %d: %s", status, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != len(pairs) {
+		t.Fatalf("%d results for %d pairs:\n%s", len(lines), len(pairs), out)
+	}
+	for i, line := range lines {
+		if !strings.HasPrefix(line, "1|") || line == "1|" {
+			t.Errorf("%s and %s differ (or are NULL): %s", pairs[i][0], pairs[i][1], line)
+		}
 	}
 }

@@ -269,6 +269,39 @@ func orNone(s string) string {
 	return s
 }
 
+// funcDoc is the written part of a function's help: what it returns,
+// its defaults, and calls that TestHelpDocs requires to be equal (a call
+// without the defaulted argument and one with it).
+type funcDoc struct {
+	doc  string
+	same [][2]string
+}
+
+// funcDocs describe ksql's functions (the shell's own, readfile and
+// writefile, too).
+var funcDocs = map[string]funcDoc{
+	"linear_kernel": {doc: "⟨x, z⟩ of two vectors (JSON array text or float32 BLOBs)"},
+	"poly_kernel": {doc: "(⟨x, z⟩ + r)^degree; degree a whole number 1…1000, r ≥ 0, default 1",
+		same: [][2]string{{"poly_kernel('[1,2]', '[3,4]', 3)", "poly_kernel('[1,2]', '[3,4]', 3, 1)"}}},
+	"gauss_kernel":   {doc: "exp(−‖x−z‖² / (2σ²)), σ > 0"},
+	"laplace_kernel": {doc: "exp(−‖x−z‖₁ / σ), σ > 0"},
+	"subseq_kernel": {doc: "pairs of equal subsequences of s and t; without p all lengths (the empty one included), with p only length p",
+		same: [][2]string{{"subseq_kernel('abab', 'abba')", "kernel('subseq', 'abab', 'abba')"}}},
+	"ssk_kernel":      {doc: "gap-weighted subsequences of length p (Lodhi et al.), 0 < λ ≤ 1"},
+	"ngram_kernel":    {doc: "Σ over n-grams u of count_u(s)·count_u(t)"},
+	"kernel":          {doc: "the kernel of any spec (.kernels) on two objects"},
+	"kernel_distance": {doc: "sqrt(K(a,a) − 2K(a,b) + K(b,b)), the distance in feature space"},
+	"transducer_weight": {doc: "T(x, y) of the transducer stored in table name; unit 'char' (default) or 'word'",
+		same: [][2]string{{"transducer_weight('t', 'ab', 'ab')", "transducer_weight('t', 'ab', 'ab', 'char')"}}},
+	"kernel_alignment": {doc: "centred kernel–target alignment of a query of (object, label) rows; higher is better"},
+	"rff_embed": {doc: "random Fourier features of x (a float32 BLOB of dim values) for gauss or laplace; seed default 0",
+		same: [][2]string{{"hex(rff_embed('[1,2]', 8, 1.0))", "hex(rff_embed('[1,2]', 8, 1.0, 0))"}}},
+	"ksql_config":  {doc: "a setting of this connection (.help max_gram_bytes), set with a value; all of them as JSON without a name"},
+	"ksql_version": {doc: "ksql's version"},
+	"readfile":     {doc: "the shell's: a file's bytes as a BLOB"},
+	"writefile":    {doc: "the shell's: writes data to a file and returns the bytes written"},
+}
+
 // funcHelp is the text of .help FUNCTION, from the catalogue.
 func funcHelp(f *host.Func) string {
 	var notes []string
@@ -285,7 +318,8 @@ func funcHelp(f *host.Func) string {
 	if f.MaxArgs < 0 {
 		args = fmt.Sprintf("at least %d arguments", f.MinArgs)
 	}
-	return fmt.Sprintf("%s\n    %s; %s\n", f.Usage, args, strings.Join(append(notes, "NULL in gives NULL out"), "; "))
+	return fmt.Sprintf("%s\n    %s\n    %s; %s\n", f.Usage, orNone(funcDocs[f.Name].doc), args,
+		strings.Join(append(notes, "NULL in gives NULL out"), "; "))
 }
 
 // settingHelp is the text of .help SETTING, from the catalogue.
