@@ -31,6 +31,9 @@ func TestHelpDocs(t *testing.T) {
 				if len(doc.args) > 0 {
 					t.Errorf("%s is a table-valued function; its arguments are its hidden columns %v, not helpDocs'", m.Name, info.hidden)
 				}
+				for _, p := range doc.same {
+					checkSameRows(t, p)
+				}
 				return
 			}
 			for _, k := range info.keys {
@@ -158,5 +161,16 @@ INSERT INTO t VALUES (0, 0, 'a', 'a', 0.5), (0, 0, 'b', 'b', 2), (0, NULL, NULL,
 		if !strings.HasPrefix(line, "1|") || line == "1|" {
 			t.Errorf("%s and %s differ (or are NULL): %s", pairs[i][0], pairs[i][1], line)
 		}
+	}
+}
+
+// checkSameRows requires two table-valued function calls to give the
+// same rows, and some.
+func checkSameRows(t *testing.T, p [2]string) {
+	t.Helper()
+	q := fmt.Sprintf("SELECT count(*) FROM %s;\nSELECT count(*) FROM (SELECT * FROM %s EXCEPT SELECT * FROM %s);\n", p[0], p[0], p[1])
+	out, errs, status := runShell(t, q, ":memory:")
+	if f := strings.Fields(out); status != 0 || errs != "" || len(f) != 2 || f[0] == "0" || f[1] != "0" {
+		t.Errorf("%s and %s: rows, rows that differ = %q %s", p[0], p[1], out, errs)
 	}
 }

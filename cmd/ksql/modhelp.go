@@ -34,6 +34,9 @@ type moduleDoc struct {
 	// probe are the required arguments (beside the source's) with which
 	// a table of the module can be made, to read its columns.
 	probe string
+	// same are pairs of table-valued function calls, without and with the
+	// defaults the summary names, that must give the same rows.
+	same [][2]string
 }
 
 // sourceDocs describe the source arguments every fitted module shares.
@@ -123,9 +126,13 @@ var helpDocs = map[string]moduleDoc{
 	"ksql_model":      {summary: "what a fitted table reports, as (name, value) rows: ksql_model('table')"},
 	"fst_text":        {summary: "AT&T / OpenFst text as transducer rows: fst_text(text [, 'codepoints' and/or 'log'])"},
 	"kernel_spectrum": {summary: "the eigenvalues of a query's Gram matrix, largest first (Mercer's condition on the data)"},
-	"kernel_mmd":      {summary: "the kernel two-sample test: MMD² and its permutation p-value (permutations default 1000, seed 0)"},
-	"kernel_sigma":    {summary: "pairwise distance quantiles and the gauss and laplace sigma they suggest (quantiles default '0.1,0.5,0.9')"},
-	"model_search":    {summary: "cross-validated search over a model's arguments"},
+	"kernel_mmd": {summary: "the kernel two-sample test: MMD² and its permutation p-value (permutations default 1000, seed 0)",
+		same: [][2]string{{"kernel_mmd('linear', 'VALUES (''[1]''), (''[2]''), (''[3]'')', 'VALUES (''[2]''), (''[4]'')')",
+			"kernel_mmd('linear', 'VALUES (''[1]''), (''[2]''), (''[3]'')', 'VALUES (''[2]''), (''[4]'')', 1000, 0)"}}},
+	"kernel_sigma": {summary: "pairwise distance quantiles and the gauss and laplace sigma they suggest (quantiles default '0.1,0.5,0.9', seed 0)",
+		same: [][2]string{{"kernel_sigma('VALUES (''[1]''), (''[2]''), (''[4]'')')",
+			"kernel_sigma('VALUES (''[1]''), (''[2]''), (''[4]'')', '0.1,0.5,0.9', 1999000, 0)"}}},
+	"model_search": {summary: "cross-validated search over a model's arguments"},
 }
 
 var clusterDocs = []argDoc{
