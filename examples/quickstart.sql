@@ -119,12 +119,12 @@ SELECT name, round(value, 4) AS value FROM ksql_model('promoter_svm')
 WHERE name IN ('rows', 'training_accuracy', 'cv_accuracy');
 
 .print
--- 10. The fitted svm answers for a sequence it has not seen, through the
---     table's hidden input column: the class and the decision value (positive
---     for the larger label, '-').
+-- 10. The fitted svm answers for a sequence it has not seen (promoter 19 with
+--     three bases changed), through the table's hidden input column: the
+--     class and the decision value (positive for the larger label, '-').
 .print '10. The svm classifies a new sequence'
 SELECT prediction, round(decision, 4) AS decision
-FROM promoter_svm('tactagcaatacgcttgcgttcggtggttaagtatgtataatgcgcgggcttgtcgt');
+FROM promoter_svm('tcctagcaatacgcttgagttcggtggttaagtatgtataatgcgcgtgcttgtcgt');
 
 .print
 -- 11. Regression on numeric columns: kernel ridge regression of the petal

@@ -54,7 +54,7 @@ func TestQuickstart(t *testing.T) {
 		"│ 17 │ setosa  │ [5.1, 3.5, 1.4, 0.3] │",
 		// the svm's figures are the README's (0.896 by 5-fold cross-validation)
 		"│ cv_accuracy       │ 0.8962 │",
-		"│ +          │     -1.0 │",
+		"│ +          │  -0.9715 │",
 		"│ cv_mse    │ 0.0357 │",
 		"│            1.58 │",
 		"\n12. A t-SNE picture of the news texts by normalize(ngram(n=3)), coloured by label\n",
