@@ -89,6 +89,9 @@ func (fit *svmFit) encode() ([]fitPart, error) {
 }
 
 func decodeSVM(mod model, f *fitting, s *storedFit) (fitted, error) {
+	if mod.(*svmModel).nystrom {
+		return decodeSVMNystrom(mod.(*svmModel), f, s)
+	}
 	b, err := s.part("svm")
 	if err != nil {
 		return nil, err
@@ -130,6 +133,61 @@ func decodeSVM(mod model, f *fitting, s *storedFit) (fitted, error) {
 	return fit, nil
 }
 
+// svmNystromWire is a method=nystrom fit's stored form: the landmarks
+// (object indices), the map M from their kernel values to the features,
+// the linear model and the stored rows' answers. Its own part name keeps
+// it apart from the exact fit's.
+type svmNystromWire struct {
+	Landmarks []int
+	Proj      []float64
+	Float32   bool
+	Model     *svm.LinearModel
+	Pred      []int
+	Dec       []float64
+	CVPred    []int
+}
+
+func (fit *svmNystromFit) encode() ([]fitPart, error) {
+	var buf bytes.Buffer
+	err := gob.NewEncoder(&buf).Encode(svmNystromWire{fit.marks, fit.proj, fit.float32, fit.model, fit.pred, fit.dec, fit.cvPred})
+	return []fitPart{{name: "svm_nystrom", data: buf.Bytes()}}, err
+}
+
+func decodeSVMNystrom(m *svmModel, f *fitting, s *storedFit) (fitted, error) {
+	b, err := s.part("svm_nystrom")
+	if err != nil {
+		return nil, err
+	}
+	var w svmNystromWire
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&w); err != nil {
+		return nil, err
+	}
+	fit := &svmNystromFit{labels: f.extra("label"), marks: w.Landmarks, proj: w.Proj, float32: w.Float32,
+		model: w.Model, pred: w.Pred, dec: w.Dec, cvPred: w.CVPred}
+	classes, _, err := svmClasses(f, fit.labels)
+	n := len(f.objs())
+	mismatch := errors.New("the stored svm fit does not match its source")
+	if err != nil || w.Model == nil || w.Model.Validate() != nil || w.Model.Classes != len(classes) ||
+		len(w.Landmarks) == 0 || len(w.Landmarks) > min(n, m.landmarks) || len(w.Proj) != len(w.Landmarks)*w.Model.Dim ||
+		len(w.Pred) != n || len(w.Dec) != n*w.Model.Problems() || (w.CVPred != nil && len(w.CVPred) != n) {
+		return nil, mismatch
+	}
+	fit.classes = classes
+	fit.basis = make([]kernels.Object, len(w.Landmarks))
+	for l, o := range w.Landmarks {
+		if o < 0 || o >= n || (l > 0 && o <= w.Landmarks[l-1]) {
+			return nil, errors.New("the stored svm fit names a landmark out of range")
+		}
+		fit.basis[l] = f.objs()[o]
+	}
+	for _, c := range append(append([]int(nil), w.Pred...), w.CVPred...) {
+		if c < 0 || c >= len(classes) {
+			return nil, errors.New("the stored svm fit predicts a class out of range")
+		}
+	}
+	return fit, nil
+}
+
 // plattMatches reports whether stored sigmoids fit the table: one finite
 // pair (A, B) per pair with probability=true, none without.
 func plattMatches(platt []svm.Sigmoid, probability bool, pairs int) bool {
@@ -151,6 +209,7 @@ var (
 	_ fitEncoder = (*kpcaFit)(nil)
 	_ fitEncoder = (*mapFit)(nil)
 	_ fitEncoder = (*svmFit)(nil)
+	_ fitEncoder = (*svmNystromFit)(nil)
 )
 
 // regressWire is a krr or klms fit's stored form.

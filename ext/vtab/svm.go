@@ -27,7 +27,7 @@ var MaxSVMCacheBytes = &host.Setting{Name: "max_svm_cache_bytes", Default: svm.D
 // NuSVR), chosen by type=; probability=true adds libsvm's Platt estimates.
 var svmKind = modelKind{
 	name:      "svm",
-	keys:      []string{"type", "c", "nu", "epsilon", "tol", "class_weight", "folds", "seed", "probability"},
+	keys:      []string{"type", "c", "nu", "epsilon", "tol", "class_weight", "folds", "seed", "probability", "method", "landmarks"},
 	extra:     []extraColumn{svmLabel},
 	extraFor:  svmExtra,
 	configure: configureSVM,
@@ -74,6 +74,8 @@ type svmModel struct {
 	folds          int // 0: no cross-validation
 	seed           uint64
 	probability    bool // Platt's sigmoids fitted, the probability columns declared
+	nystrom        bool // method=nystrom: a linear SVM on Nyström features (svm_nystrom.go)
+	landmarks      int
 }
 
 func configureSVM(opts options) (model, error) {
@@ -85,8 +87,15 @@ func configureSVM(opts options) (model, error) {
 	if err := m.configureType(opts); err != nil {
 		return nil, err
 	}
+	if err := m.configureMethod(opts); err != nil {
+		return nil, err
+	}
 	positive := func(f float64) bool { return f > 0 }
-	if m.tol, err = opts.real("tol", 1e-3, positive, "a finite number > 0 (the stopping tolerance; default 1e-3)"); err != nil {
+	tol, tolText := 1e-3, "a finite number > 0 (the stopping tolerance; default 1e-3)"
+	if m.nystrom { // LinearSVC's default
+		tol, tolText = 1e-4, "a finite number > 0 (the stopping tolerance; default 1e-4 with method=nystrom)"
+	}
+	if m.tol, err = opts.real("tol", tol, positive, tolText); err != nil {
 		return nil, err
 	}
 	w, given, err := opts.text("class_weight")
@@ -225,6 +234,9 @@ func (m *svmModel) labelsOf(f *fitting, fit *svmFit) ([]int, error) {
 }
 
 func (m *svmModel) fit(f *fitting) (fitted, error) {
+	if m.nystrom {
+		return m.fitNystrom(f)
+	}
 	fit := &svmFit{}
 	y, err := m.labelsOf(f, fit)
 	if err != nil {

@@ -331,3 +331,61 @@ func b2f(b bool) float64 {
 	}
 	return 0
 }
+
+// TestNystromMap: the landmarks' own features reproduce W (Φ_LΦ_Lᵀ = W
+// when W has full rank), float32 features are the float64 ones rounded,
+// and NystromFeature agrees with the block form.
+func TestNystromMap(t *testing.T) {
+	const m, d = 6, 2
+	pts, _ := linearData(m, d, 2)
+	W := make([]float64, m*m)
+	for a := 0; a < m; a++ {
+		for b := 0; b < m; b++ {
+			s := 0.0
+			for j := 0; j < d; j++ {
+				s += (pts[a*d+j] - pts[b*d+j]) * (pts[a*d+j] - pts[b*d+j])
+			}
+			W[a*m+b] = math.Exp(-s / 2)
+		}
+	}
+	M, r, minEig, err := NystromMap(append([]float64(nil), W...), m)
+	if err != nil || r != m || minEig <= 0 {
+		t.Fatalf("r %d, min eigenvalue %g, %v", r, minEig, err)
+	}
+	block := func(lo, hi int, dst []float64) error { copy(dst, W[lo*m:hi*m]); return nil }
+	X := make([]float64, m*r)
+	X32 := make([]float32, m*r)
+	if err := NystromFeatures(m, m, M, r, block, X, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := NystromFeatures(m, m, M, r, block, X32, nil); err != nil {
+		t.Fatal(err)
+	}
+	phi := make([]float64, r)
+	for a := 0; a < m; a++ {
+		NystromFeature(W[a*m:(a+1)*m], M, r, phi)
+		for j := 0; j < r; j++ {
+			if phi[j] != X[a*r+j] && math.Abs(phi[j]-X[a*r+j]) > 1e-12 || X32[a*r+j] != float32(X[a*r+j]) {
+				t.Fatalf("feature %d of %d: %v one at a time, %v in a block, %v as float32", j, a, phi[j], X[a*r+j], X32[a*r+j])
+			}
+		}
+		for b := 0; b < m; b++ {
+			s := 0.0
+			for j := 0; j < r; j++ {
+				s += X[a*r+j] * X[b*r+j]
+			}
+			if math.Abs(s-W[a*m+b]) > 1e-9 {
+				t.Fatalf("φ_%d·φ_%d = %g, W = %g", a, b, s, W[a*m+b])
+			}
+		}
+	}
+	// A rank-one W keeps one feature; a NaN kernel value is named.
+	one := []float64{1, 1, 1, 1}
+	if _, r, _, err := NystromMap(one, 2); err != nil || r != 1 {
+		t.Fatalf("rank-one W: r %d, %v", r, err)
+	}
+	var kv *KernelValueError
+	if _, _, _, err := NystromMap([]float64{1, math.NaN(), math.NaN(), 1}, 2); !errors.As(err, &kv) || kv.Row != 0 || kv.Col != 1 {
+		t.Fatalf("NaN in W: %v", err)
+	}
+}

@@ -1,0 +1,323 @@
+package vtab
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+
+	"github.com/ksql/ksql/internal/cv"
+	"github.com/ksql/ksql/internal/kernels"
+	"github.com/ksql/ksql/internal/kpca"
+	"github.com/ksql/ksql/internal/svm"
+)
+
+// svmMaxIter is the linear solver's bound on outer iterations per
+// problem, LinearSVC's max_iter default.
+const svmMaxIter = 1000
+
+// configureMethod reads method= and landmarks=. method=nystrom is a
+// linear SVM (LinearSVC's hinge loss, one-vs-rest) on Nyström features,
+// so it takes type=c_svc's C= and tol= and nothing of libsvm's own.
+func (m *svmModel) configureMethod(opts options) error {
+	method, _, err := opts.text("method")
+	if err != nil {
+		return err
+	}
+	switch strings.ToLower(method) {
+	case "", "exact":
+		if _, ok := opts["landmarks"]; ok {
+			return errors.New("landmarks= applies to method=nystrom only")
+		}
+		return nil
+	case "nystrom", "nyström":
+		m.nystrom = true
+	default:
+		return fmt.Errorf("method=%s: allowed exact (default, libsvm's SMO on the kernel) or nystrom (a linear SVM on Nyström features)", method)
+	}
+	if m.typ != svm.CSVC {
+		return fmt.Errorf("method=nystrom is for type=c_svc (LinearSVC's hinge loss), not type=%v", m.typ)
+	}
+	for _, key := range []string{"class_weight", "probability"} {
+		if _, ok := opts[key]; ok {
+			return fmt.Errorf("%s= is not supported with method=nystrom; use method=exact", key)
+		}
+	}
+	landmarks, err := opts.integer("landmarks", defaultLandmarks, 1, 1<<24)
+	m.landmarks = int(landmarks)
+	return err
+}
+
+// svmNystromFit is a linear SVM on the Nyström features of landmarks:
+// φ(x) = k_L(x)ᵀM, decision w_p·φ(x) + b_p per one-vs-rest problem.
+type svmNystromFit struct {
+	model   *svm.LinearModel
+	classes []any
+	labels  []any
+	marks   []int            // the landmarks, as object indices
+	basis   []kernels.Object // their objects
+	proj    []float64        // M = U_r·Σ_r^(−1/2), landmarks × rank
+	float32 bool             // the features were held as float32 (past max_gram_bytes in float64)
+	pred    []int
+	dec     []float64 // Problems() per object
+	cvPred  []int
+}
+
+func (m *svmModel) fitNystrom(f *fitting) (fitted, error) {
+	fit := &svmNystromFit{labels: f.extra("label")}
+	classes, y, err := svmClasses(f, fit.labels)
+	if err != nil {
+		return nil, err
+	}
+	fit.classes = classes
+	n, k := len(y), len(classes)
+	problems := k
+	if k == 2 {
+		problems = 1
+	}
+	if need := int64(n) * int64(problems) * 8; need > f.maxBytes() {
+		return nil, fmt.Errorf("the %d stored rows' decision values for %d classes need %s, more than max_gram_bytes = %d; "+
+			"raise it with SELECT ksql_config('max_gram_bytes', N), or merge classes", n, k, sizeText(need), f.maxBytes())
+	}
+	if fit.marks, err = kpca.SampleLandmarks(n, m.landmarks, m.seed); err != nil {
+		return nil, f.fitError(kpcaError(err))
+	}
+	nl := len(fit.marks)
+	fit.basis = make([]kernels.Object, nl)
+	for l, i := range fit.marks {
+		fit.basis[l] = f.objs()[i]
+	}
+	block, err := f.crossBlocks(fit.basis, fit.marks)
+	if err != nil {
+		return nil, err
+	}
+	r, err := fit.landmarkMap(f, block)
+	if err != nil {
+		return nil, err
+	}
+	switch need := int64(n) * int64(r); {
+	case 8*need <= f.maxBytes():
+		return fit, nystromSolve(m, f, fit, y, block, make([]float64, n*r))
+	case 4*need <= f.maxBytes():
+		fit.float32 = true
+		return fit, nystromSolve(m, f, fit, y, block, make([]float32, n*r))
+	default:
+		return nil, fmt.Errorf("method=nystrom: the %d objects' features (%d each from %d landmarks) need %s even as float32, "+
+			"more than max_gram_bytes = %d; lower landmarks= or raise the setting with SELECT ksql_config('max_gram_bytes', N)",
+			n, r, nl, sizeText(4*need), f.maxBytes())
+	}
+}
+
+// landmarkMap computes the landmarks' Gram matrix and its W^(−1/2) map,
+// returning the features' count r.
+func (fit *svmNystromFit) landmarkMap(f *fitting, block func(lo, hi int, dst []float64) error) (int, error) {
+	nl := len(fit.marks)
+	W := make([]float64, nl*nl)
+	for a, la := range fit.marks {
+		if err := block(la, la+1, W[a*nl:(a+1)*nl]); err != nil {
+			return 0, err
+		}
+	}
+	for a := 0; a < nl; a++ {
+		for b := a + 1; b < nl; b++ {
+			W[a*nl+b] = (W[a*nl+b] + W[b*nl+a]) / 2
+		}
+	}
+	M, r, _, err := svm.NystromMap(W, nl)
+	var kv *svm.KernelValueError
+	if errors.As(err, &kv) {
+		return 0, svmError(f, &svm.KernelValueError{Row: fit.marks[kv.Row], Col: fit.marks[kv.Col], Value: kv.Value})
+	}
+	if err != nil {
+		var le *svm.LengthError
+		if errors.As(err, &le) {
+			return 0, err
+		}
+		return 0, fitFailure{fmt.Errorf("method=nystrom: %v; the kernel is not positive semi-definite or is zero on them",
+			strings.TrimPrefix(err.Error(), "svm: "))}
+	}
+	fit.proj = M
+	return r, nil
+}
+
+// nystromSolve fills X with the features, fits the machine (and, with
+// folds=, one per fold on the same features: the folds share the
+// landmarks) and answers the stored rows.
+func nystromSolve[F float32 | float64](m *svmModel, f *fitting, fit *svmNystromFit, y []int, block func(lo, hi int, dst []float64) error, X []F) error {
+	n, nl, k := len(y), len(fit.marks), len(fit.classes)
+	r := len(fit.proj) / nl
+	if err := svm.NystromFeatures(n, nl, fit.proj, r, block, X, f.err); err != nil {
+		var kv *svm.KernelValueError
+		if errors.As(err, &kv) {
+			return svmError(f, &svm.KernelValueError{Row: kv.Row, Col: fit.marks[kv.Col], Value: kv.Value})
+		}
+		return err
+	}
+	opt := svm.LinearOptions{C: m.c, Tol: m.tol, MaxIter: svmMaxIter, Seed: m.seed, Workers: runtime.GOMAXPROCS(0), Interrupt: f.err}
+	var err error
+	if fit.model, err = linearFit(f, X, r, nil, y, k, opt); err != nil {
+		return err
+	}
+	if m.folds > 0 {
+		fold, err := m.folds_(y, n, fit.classes)
+		if err != nil {
+			return err
+		}
+		fit.cvPred = make([]int, n)
+		for g := 0; g < m.folds; g++ {
+			tr, test := cv.Split(fold, g)
+			model, err := linearFit(f, X, r, tr, y, k, opt)
+			if err != nil {
+				return err
+			}
+			if _, err := linearAnswers(f, model, X, test, fit.cvPred, nil); err != nil {
+				return err
+			}
+		}
+	}
+	fit.pred = make([]int, n)
+	fit.dec = make([]float64, n*fit.model.Problems())
+	_, err = linearAnswers(f, fit.model, X, nil, fit.pred, fit.dec)
+	return err
+}
+
+// linearFit is svm.FitLinear with its errors worded and its weights
+// checked: features near float64's limits could overflow them.
+func linearFit[F float32 | float64](f *fitting, X []F, r int, rows, y []int, k int, opt svm.LinearOptions) (*svm.LinearModel, error) {
+	model, err := svm.FitLinear(X, r, rows, y, k, opt)
+	if err != nil {
+		return nil, svmError(f, err)
+	}
+	if model.Validate() != nil {
+		return nil, fitFailure{fmt.Errorf("method=nystrom: the linear SVM's weights are not finite; %s", finiteHint)}
+	}
+	return model, nil
+}
+
+// linearAnswers predicts the rows given (nil: all) from their features,
+// setting pred[row] and, when dec is not nil, the row's decision values.
+func linearAnswers[F float32 | float64](f *fitting, model *svm.LinearModel, X []F, rows []int, pred []int, dec []float64) (int, error) {
+	r, np := model.Dim, model.Problems()
+	x, d := make([]float64, r), make([]float64, np)
+	n := len(X) / r
+	count := n
+	if rows != nil {
+		count = len(rows)
+	}
+	for t := 0; t < count; t++ {
+		i := t
+		if rows != nil {
+			i = rows[t]
+		}
+		for j, v := range X[i*r : (i+1)*r] {
+			x[j] = float64(v)
+		}
+		if err := model.Decision(x, d); err != nil {
+			return 0, err
+		}
+		if j := firstNonFinite(d); j >= 0 {
+			return 0, fitFailure{fmt.Errorf("the decision value of row id %s is %v; svm needs finite values (%s)",
+				idText(f.snap.ids[f.snap.rows[i]]), d[j], finiteHint)}
+		}
+		pred[i] = model.Vote(d)
+		if dec != nil {
+			copy(dec[i*np:(i+1)*np], d)
+		}
+		if t%4096 == 4095 {
+			if err := f.err(); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return count, nil
+}
+
+func (fit *svmNystromFit) stored(o int, dst []any) {
+	np := fit.model.Problems()
+	fit.answer(fit.pred[o], fit.dec[o*np:(o+1)*np], dst)
+	dst[0] = fit.labels[o]
+	if fit.cvPred != nil {
+		dst[3] = fit.classes[fit.cvPred[o]]
+	}
+}
+
+func (fit *svmNystromFit) predict(z *newObject, dst []any) error {
+	kz, err := z.kernels(fit.basis)
+	if err != nil {
+		return err
+	}
+	r := fit.model.Dim
+	phi, dec := make([]float64, r), make([]float64, fit.model.Problems())
+	svm.NystromFeature(kz, fit.proj, r, phi)
+	if err := fit.model.Decision(phi, dec); err != nil {
+		return err
+	}
+	if i := firstNonFinite(dec); i >= 0 {
+		return fmt.Errorf("input: its decision value is %v; a prediction needs finite values (%s)", dec[i], finiteHint)
+	}
+	fit.answer(fit.model.Vote(dec), dec, dst)
+	return nil
+}
+
+// answer fills prediction and decision (NULL with more than two classes,
+// as for method=exact).
+func (fit *svmNystromFit) answer(class int, dec []float64, dst []any) {
+	dst[1] = fit.classes[class]
+	if fit.model.Classes == 2 {
+		dst[2] = dec[0]
+	}
+}
+
+// report is what ksql_model shows: per problem (two classes: one, named
+// plainly; more: [class vs rest]) LIBLINEAR's figures and the intercept
+// decision adds (LinearSVC's intercept_, the bias feature's weight).
+func (fit *svmNystromFit) report() [][2]any {
+	m := fit.model
+	storage := "float64"
+	if fit.float32 {
+		storage = "float32"
+	}
+	out := [][2]any{{"type", "c_svc"}, {"method", "nystrom"}, {"landmarks", int64(len(fit.marks))},
+		{"features", int64(m.Dim)}, {"feature_storage", storage}, {"classes", int64(m.Classes)}}
+	for p := 0; p < m.Problems(); p++ {
+		key := ""
+		if m.Classes > 2 {
+			key = "[" + idText(fit.classes[p]) + " vs rest]"
+		}
+		out = append(out, [2]any{"iterations" + key, int64(m.Iterations[p])}, [2]any{"support_vectors" + key, int64(m.NSV[p])},
+			[2]any{"dual_objective" + key, m.Dual[p]}, [2]any{"primal_objective" + key, m.Primal[p]},
+			[2]any{"intercept" + key, m.W[(p+1)*(m.Dim+1)-1]})
+	}
+	out = append(out, [2]any{"training_accuracy", accuracy(fit.classes, fit.pred, fit.labels)})
+	if fit.cvPred != nil {
+		out = append(out, [2]any{"cv_accuracy", accuracy(fit.classes, fit.cvPred, fit.labels)})
+	}
+	for p, ok := range m.Converged {
+		if !ok {
+			what := "the problem"
+			if m.Classes > 2 {
+				what = "class " + idText(fit.classes[p]) + " vs rest"
+			}
+			out = append(out, [2]any{"warning", fmt.Sprintf("%s reached max_iter = %d outer iterations before tol (LinearSVC's ConvergenceWarning); raise tol= or lower C=",
+				what, svmMaxIter)})
+		}
+	}
+	return out
+}
+
+// accuracy is the share of rows whose class is their label.
+func accuracy(classes []any, pred []int, labels []any) float64 {
+	right := 0
+	for o, c := range pred {
+		if compareValues(classes[c], labels[o]) == 0 {
+			right++
+		}
+	}
+	return float64(right) / math.Max(1, float64(len(pred)))
+}
+
+var (
+	_ fitted   = (*svmNystromFit)(nil)
+	_ reporter = (*svmNystromFit)(nil)
+)

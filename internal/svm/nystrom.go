@@ -1,0 +1,122 @@
+package svm
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// NystromMap returns M = U_r·Σ_r^(−1/2) (m×r, row-major) for the landmarks'
+// Gram matrix W (m×m, row-major, symmetric; its upper triangle is read):
+// the Nyström features of an object with kernel values k against the
+// landmarks are φ = kᵀM, so that φ(x)·φ(z) = k_xᵀW⁺k_z. Eigenvalues at
+// most m·ε·λ_max, and negative ones, are dropped (kpca's rule), leaving r;
+// scikit-learn's Nystroem instead floors them at 1e-12 and rotates back by
+// Uᵀ, which changes no inner product of the kept directions. minEig is W's
+// smallest eigenvalue (negative: the kernel is not positive semi-definite
+// on the landmarks).
+func NystromMap(W []float64, m int) (M []float64, r int, minEig float64, err error) {
+	if m < 1 || len(W) != m*m {
+		return nil, 0, 0, &LengthError{Name: "W", Got: len(W), Want: m * max(m, 1)}
+	}
+	sym := mat.NewSymDense(m, nil)
+	for a := 0; a < m; a++ {
+		for b := a; b < m; b++ {
+			v := W[a*m+b]
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, 0, 0, &KernelValueError{Row: a, Col: b, Value: v}
+			}
+			sym.SetSym(a, b, v)
+		}
+	}
+	var eig mat.EigenSym
+	if !eig.Factorize(sym, true) {
+		return nil, 0, 0, errors.New("svm: the eigendecomposition of the landmarks' Gram matrix did not converge")
+	}
+	vals := eig.Values(nil) // ascending
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs)
+	top := vals[m-1]
+	tol := float64(m) * 0x1p-52 * top
+	var keep []int
+	for j := m - 1; j >= 0; j-- {
+		if vals[j] > tol && vals[j] > 0 {
+			keep = append(keep, j)
+		}
+	}
+	if len(keep) == 0 {
+		return nil, 0, vals[0], fmt.Errorf("svm: the Gram matrix of the %d landmarks has no positive eigenvalue (largest %.6g)", m, top)
+	}
+	r = len(keep)
+	M = make([]float64, m*r)
+	for c, j := range keep {
+		s := 1 / math.Sqrt(vals[j])
+		for i := 0; i < m; i++ {
+			M[i*r+c] = vecs.At(i, j) * s
+		}
+	}
+	return M, r, vals[0], nil
+}
+
+// FeatureRows is how many objects NystromFeatures asks for at a time.
+const FeatureRows = 2048
+
+// NystromFeatures fills X (n×r) with the Nyström features C·M of the n
+// objects, their kernel values against the m landmarks asked of block
+// FeatureRows objects at a time (block(lo, hi, dst) fills dst[(i−lo)·m+l]
+// = k(x_i, landmark l)): memory O(FeatureRows·(m + r)) beside X, which may
+// be float32 to halve it (the features rounded to float32; the solver
+// adds in float64). A non-finite kernel value is a *KernelValueError
+// whose Col is the landmark's index.
+func NystromFeatures[F float32 | float64](n, m int, M []float64, r int, block func(lo, hi int, dst []float64) error, X []F, poll func() error) error {
+	if len(M) != m*r || len(X) != n*r {
+		return &LengthError{Name: "X", Got: len(X), Want: n * r}
+	}
+	rows := min(n, FeatureRows)
+	C := make([]float64, rows*m)
+	P := make([]float64, rows*r)
+	for lo := 0; lo < n; lo += rows {
+		if poll != nil {
+			if err := poll(); err != nil {
+				return err
+			}
+		}
+		hi := min(n, lo+rows)
+		c := C[:(hi-lo)*m]
+		if err := block(lo, hi, c); err != nil {
+			return err
+		}
+		for i, v := range c {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return &KernelValueError{Row: lo + i/m, Col: i % m, Value: v}
+			}
+		}
+		p := P[:(hi-lo)*r]
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
+			blas64.General{Rows: hi - lo, Cols: m, Stride: m, Data: c},
+			blas64.General{Rows: m, Cols: r, Stride: r, Data: M},
+			0, blas64.General{Rows: hi - lo, Cols: r, Stride: r, Data: p})
+		dst := X[lo*r : hi*r]
+		for i, v := range p {
+			dst[i] = F(v)
+		}
+	}
+	return nil
+}
+
+// NystromFeature is NystromFeatures for one object: phi = kᵀM.
+func NystromFeature(k, M []float64, r int, phi []float64) {
+	for j := range phi[:r] {
+		phi[j] = 0
+	}
+	for l, v := range k {
+		row := M[l*r : (l+1)*r]
+		for j, w := range row {
+			phi[j] += v * w
+		}
+	}
+}
