@@ -76,6 +76,8 @@ var helpDocs = map[string]moduleDoc{
 			{"folds", "", "k-fold cross-validation into cv_prediction (k ≥ 2)", ""},
 			{"seed", "0", "the fold assignment's seed (and probability='s)", "folds=3"},
 			{"probability", "false", "true: Platt probabilities by libsvm's 5-fold cv (c_svc, nu_svc): probability, probabilities", ""},
+			{"method", "exact", "exact (libsvm's SMO), or nystrom (LinearSVC's hinge loss one-vs-rest on landmarks= Nyström features; tol 1e-4)", ""},
+			{"landmarks", "500", "the Nyström sample size (seed= picks it)", "method=nystrom"},
 		}},
 	"krr": {summary: "kernel ridge regression (scikit-learn's KernelRidge, no intercept)",
 		args: []argDoc{
