@@ -127,13 +127,27 @@ func (c *sigmaCursor) filter(idxStr string, vals []any) error {
 	return err
 }
 
+// sigmaRowBytes is the memory a row of kernel_sigma's query takes while
+// it is read and decoded, at the least: the row, its vector and the
+// vector's float64 copy (measured: about 130 bytes for a 1-d vector, and
+// twice that while the slice of rows grows).
+const sigmaRowBytes = 256
+
 // vectors reads the query's vectors as a linear kernel would decode them.
 func (c *sigmaCursor) vectors() ([][]float64, error) {
 	spec, err := kernels.ParseCached("linear")
 	if err != nil {
 		return nil, err
 	}
-	rows, err := queryRows(c.t.hc, "query", c.args[0], []int{1, 2}, math.MaxInt, nil)
+	// Every vector is kept (the pairs are drawn from all of them), so the
+	// rows are bounded: without it an endless query ran out of memory.
+	maxBytes := maxGramBytes(c.t.hc)
+	limit := int(maxBytes / sigmaRowBytes)
+	rows, err := queryRows(c.t.hc, "query", c.args[0], []int{1, 2}, limit, func(n int) error {
+		return fmt.Errorf("query gives more than %d rows, and kernel_sigma keeps every vector (about %d bytes a row) within max_gram_bytes = %d; "+
+			"sample them in the query (ORDER BY random() LIMIT 10000), or raise the setting with SELECT ksql_config('max_gram_bytes', N)",
+			limit, sigmaRowBytes, maxBytes)
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -167,32 +167,44 @@ func (c *spectrumCursor) matrix(query string) ([]float64, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	// ids become indices as they come, so an entry is 16 bytes, kept in
+	// blocks (no copy as they grow) and bounded by max_gram_bytes; the
+	// matrix needs every pair of ids, so ids past √limit are refused at
+	// once. (An endless query grew by 80 bytes an entry, ten times the
+	// bound, before it was refused.)
 	type entry struct {
-		i, j any
+		i, j int32
 		v    float64
 	}
-	var entries []entry
-	index := map[any]int{}
+	const block = 1 << 16
+	var blocks [][]entry
+	count := int64(0)
+	index := map[any]int32{}
 	var ids []any
-	key := func(v any) (any, error) {
+	limit := maxGramBytes(c.t.hc) / 16
+	key := func(v any) (int32, error) {
 		if f, ok := v.(float64); ok && f == math.Trunc(f) && math.Abs(f) < 1<<63 {
 			v = int64(f) // 1.0 and 1 are one id, as SQL compares them
 		}
 		switch x := v.(type) {
 		case int64, float64, string:
-			if _, ok := index[x]; !ok {
-				index[x] = len(ids)
-				ids = append(ids, x)
+			if k, ok := index[x]; ok {
+				return k, nil
 			}
-			return x, nil
+			if n := int64(len(ids)) + 1; n*n > limit {
+				return 0, fmt.Errorf("the query names more than %d ids, whose %d entries would pass max_gram_bytes = %s (16 bytes an entry)",
+					n-1, n*n, sizeText(limit*16))
+			}
+			index[x] = int32(len(ids))
+			ids = append(ids, x)
+			return index[x], nil
 		}
-		return nil, fmt.Errorf("ids must be integers, reals or TEXT, got %s", host.TypeName(v))
+		return 0, fmt.Errorf("ids must be integers, reals or TEXT, got %s", host.TypeName(v))
 	}
-	limit := maxGramBytes(c.t.hc) / 8
 	sql := "WITH ksql_source(i, j, value) AS (\n" + q + "\n) SELECT i, j, value FROM ksql_source"
 	err = c.t.hc.Query(sql, nil, func(v []any) error {
-		if int64(len(entries)) >= limit {
-			return fmt.Errorf("more than %d entries, past max_gram_bytes = %s", limit, sizeText(limit*8))
+		if count >= limit {
+			return fmt.Errorf("more than %d entries, past max_gram_bytes = %s (16 bytes an entry)", limit, sizeText(limit*16))
 		}
 		i, err := key(v[0])
 		if err != nil {
@@ -207,9 +219,13 @@ func (c *spectrumCursor) matrix(query string) ([]float64, int, error) {
 			x, ok = float64(iv), true
 		}
 		if !ok || x-x != 0 {
-			return fmt.Errorf("entry (%s, %s): the value must be a finite number, got %s", idText(i), idText(j), describe(v[2]))
+			return fmt.Errorf("entry (%s, %s): the value must be a finite number, got %s", idText(ids[i]), idText(ids[j]), describe(v[2]))
 		}
-		entries = append(entries, entry{i, j, x})
+		if count%block == 0 {
+			blocks = append(blocks, make([]entry, 0, block))
+		}
+		blocks[len(blocks)-1] = append(blocks[len(blocks)-1], entry{i, j, x})
+		count++
 		return nil
 	})
 	if err != nil && strings.Contains(sqliteMessage(err), "values for 3 columns") {
@@ -219,17 +235,21 @@ func (c *spectrumCursor) matrix(query string) ([]float64, int, error) {
 		return nil, 0, err
 	}
 	n := len(ids)
-	if len(entries) != n*n {
-		return nil, 0, fmt.Errorf("the query gives %d entries for %d ids; a matrix needs every (row id, column id) pair once: %d", len(entries), n, n*n)
+	if count != int64(n*n) {
+		return nil, 0, fmt.Errorf("the query gives %d entries for %d ids; a matrix needs every (row id, column id) pair once: %d", count, n, n*n)
 	}
 	K := make([]float64, n*n)
-	seen := make([]bool, n*n)
-	for _, e := range entries {
-		p := index[e.i]*n + index[e.j]
-		if seen[p] {
-			return nil, 0, fmt.Errorf("entry (%s, %s) is given twice", idText(e.i), idText(e.j))
+	for p := range K {
+		K[p] = math.NaN() // not given yet: the entries are finite
+	}
+	for _, b := range blocks {
+		for _, e := range b {
+			p := int(e.i)*n + int(e.j)
+			if !math.IsNaN(K[p]) {
+				return nil, 0, fmt.Errorf("entry (%s, %s) is given twice", idText(ids[e.i]), idText(ids[e.j]))
+			}
+			K[p] = e.v
 		}
-		seen[p], K[p] = true, e.v
 	}
 	return K, n, nil
 }
