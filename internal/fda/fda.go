@@ -17,11 +17,13 @@
 package fda
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/ksql/ksql/internal/cv"
 	"github.com/ksql/ksql/internal/dense"
 )
 
@@ -51,6 +53,9 @@ type Model struct {
 	Alpha         []float64 // n×Components, row-major: α_j is column j
 	Eigenvalues   []float64 // the ratios λ_j, descending
 	Proj          []float64 // n×Components: the training objects' projections
+	// Means is classes×Components: each class's mean of the training
+	// projections, which Nearest compares an object's projection with.
+	Means []float64
 }
 
 // Fit is FitPolled with no interrupt check.
@@ -114,6 +119,7 @@ func FitPolled(K []float64, y []int, classes, components int, reg float64, inter
 		}
 		m.Project(K[i*n:(i+1)*n], m.Proj[i*components:(i+1)*components])
 	}
+	m.Means = ClassMeans(m.Proj, y, classes, components)
 	return m, nil
 }
 
@@ -281,4 +287,120 @@ func (m *Model) Project(kz, dst []float64) {
 			dst[j] += m.Alpha[i*c+j] * v
 		}
 	}
+}
+
+// ClassMeans returns the classes×components means of the projections proj
+// (n×components, row-major) of the objects of each class y[i]; a class
+// without objects has NaN means, which Nearest never picks.
+func ClassMeans(proj []float64, y []int, classes, components int) []float64 {
+	means := make([]float64, classes*components)
+	counts := make([]float64, classes)
+	for i, c := range y {
+		counts[c]++
+		for j := 0; j < components; j++ {
+			means[c*components+j] += proj[i*components+j]
+		}
+	}
+	for c, nc := range counts {
+		for j := 0; j < components; j++ {
+			means[c*components+j] /= nc
+		}
+	}
+	return means
+}
+
+// Nearest returns the class whose mean projection is nearest proj
+// (Euclidean), the smallest class on ties: the nearest-class-mean rule in
+// the discriminant space. It returns −1 when no distance is finite.
+func (m *Model) Nearest(proj []float64) int {
+	k := m.Components
+	best, bestD := -1, math.Inf(1)
+	for c := 0; c < len(m.Means)/k; c++ {
+		d := 0.0
+		for j, v := range proj {
+			e := v - m.Means[c*k+j]
+			d += e * e
+		}
+		if d < bestD { // strict: the first of equals stays
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// FoldError is a fit on the rows outside one fold that failed.
+type FoldError struct {
+	Fold int
+	Err  error
+}
+
+func (e *FoldError) Error() string { return fmt.Sprintf("the fit without fold %d: %v", e.Fold, e.Err) }
+func (e *FoldError) Unwrap() error { return e.Err }
+
+// CrossPredict returns each object's class by the nearest-class-mean rule
+// of the model fitted without its fold (fold[i] in 0..folds−1): the object
+// projected by that model, compared with its training classes' means. Every
+// class must keep an object outside every fold (stratified folds do).
+func CrossPredict(K []float64, y []int, classes, components int, reg float64, fold []int, folds int, interrupt func() error) ([]int, error) {
+	n := len(y)
+	if err := checkArgs(K, n, classes, components, reg); err != nil {
+		return nil, err
+	}
+	if len(fold) != n {
+		return nil, &ParamError{"fold", float64(len(fold)), fmt.Sprintf("%d values", n)}
+	}
+	pred := make([]int, n)
+	for g := 0; g < folds; g++ {
+		tr, test := cv.Split(fold, g)
+		if err := coversClasses(y, tr, classes); err != nil {
+			return nil, &FoldError{Fold: g, Err: err}
+		}
+		model, err := FitPolled(subMatrix(K, n, tr, tr), pick(y, tr), classes, components, reg, interrupt)
+		if err != nil {
+			return nil, &FoldError{Fold: g, Err: err}
+		}
+		kz, proj := make([]float64, len(tr)), make([]float64, components)
+		for _, r := range test {
+			for t, j := range tr {
+				kz[t] = K[r*n+j]
+			}
+			model.Project(kz, proj)
+			if pred[r] = model.Nearest(proj); pred[r] < 0 {
+				return nil, &FoldError{Fold: g, Err: errors.New("a held-out projection is not finite")}
+			}
+		}
+	}
+	return pred, nil
+}
+
+func coversClasses(y, rows []int, classes int) error {
+	seen := make([]bool, classes)
+	for _, r := range rows {
+		seen[y[r]] = true
+	}
+	for c, ok := range seen {
+		if !ok {
+			return &ParamError{"class", float64(c), "a class with rows outside every fold"}
+		}
+	}
+	return nil
+}
+
+func pick(y, rows []int) []int {
+	out := make([]int, len(rows))
+	for t, r := range rows {
+		out[t] = y[r]
+	}
+	return out
+}
+
+// subMatrix copies the rows × cols block of the n-column matrix K.
+func subMatrix(K []float64, n int, rows, cols []int) []float64 {
+	out := make([]float64, 0, len(rows)*len(cols))
+	for _, i := range rows {
+		for _, j := range cols {
+			out = append(out, K[i*n+j])
+		}
+	}
+	return out
 }
