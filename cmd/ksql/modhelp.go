@@ -117,6 +117,8 @@ var helpDocs = map[string]moduleDoc{
 		args: []argDoc{
 			{"components", "", "the number of directions, 1 to classes − 1", ""},
 			{"reg", "0.001", "added to the within-class scatter's diagonal", ""},
+			{"folds", "", "k-fold cross-validation into cv_prediction (nearest class mean; k ≥ 2)", ""},
+			{"seed", "0", "the folds' seed", "folds=3"},
 		}},
 	"kkmeans": {summary: "kernel k-means: a cluster per row, and the nearest centre for a new object",
 		probe: "k=1",

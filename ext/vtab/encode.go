@@ -293,10 +293,23 @@ func decodeTSNE(mod model, f *fitting, s *storedFit) (fitted, error) {
 
 var _ fitEncoder = (*tsneFit)(nil)
 
+// encode stores the model (with its class means) as part kfda, as before
+// the means existed, and the cross-validated classes as part kfda_cv, so
+// that a fit stored without either still loads.
 func (fit *kfdaFit) encode() ([]fitPart, error) {
 	var buf bytes.Buffer
-	err := gob.NewEncoder(&buf).Encode(fit.m)
-	return []fitPart{{name: "kfda", data: buf.Bytes()}}, err
+	if err := gob.NewEncoder(&buf).Encode(fit.m); err != nil {
+		return nil, err
+	}
+	parts := []fitPart{{name: "kfda", data: buf.Bytes()}}
+	if fit.cvPred != nil {
+		var cvb bytes.Buffer
+		if err := gob.NewEncoder(&cvb).Encode(fit.cvPred); err != nil {
+			return nil, err
+		}
+		parts = append(parts, fitPart{name: "kfda_cv", data: cvb.Bytes()})
+	}
+	return parts, nil
 }
 
 func decodeKFDA(mod model, f *fitting, s *storedFit) (fitted, error) {
@@ -309,12 +322,44 @@ func decodeKFDA(mod model, f *fitting, s *storedFit) (fitted, error) {
 		return nil, err
 	}
 	labels := f.extra("label")
-	classes, _, err := svmClasses(f, labels)
-	n := len(f.objs())
-	if err != nil || m.N != n || m.Components != mod.(*kfdaModel).k || len(m.Alpha) != n*m.Components || len(m.Proj) != n*m.Components {
+	classes, y, err := svmClasses(f, labels)
+	n, km := len(f.objs()), mod.(*kfdaModel)
+	if err != nil || m.N != n || m.Components != km.k || len(m.Alpha) != n*m.Components || len(m.Proj) != n*m.Components ||
+		(m.Means != nil && len(m.Means) != len(classes)*m.Components) {
 		return nil, errors.New("the stored kfda does not match its source")
 	}
-	return &kfdaFit{m: &m, classes: classes, labels: labels, f: f}, nil
+	if m.Means == nil { // stored before the class means were
+		m.Means = fda.ClassMeans(m.Proj, y, len(classes), m.Components)
+	}
+	fit := &kfdaFit{m: &m, classes: classes, labels: labels, y: y, f: f}
+	if km.folds > 0 {
+		if fit.cvPred, err = decodeKFDACV(s, n, len(classes)); err != nil {
+			return nil, err
+		}
+	}
+	return fit, nil
+}
+
+// decodeKFDACV reads the cross-validated classes that a fit with folds=
+// stores.
+func decodeKFDACV(s *storedFit, n, classes int) ([]int, error) {
+	b, err := s.part("kfda_cv")
+	if err != nil {
+		return nil, err
+	}
+	var pred []int
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&pred); err != nil {
+		return nil, err
+	}
+	if len(pred) != n {
+		return nil, errors.New("the stored kfda does not match its source")
+	}
+	for _, c := range pred {
+		if c < 0 || c >= classes {
+			return nil, errors.New("the stored kfda does not match its source")
+		}
+	}
+	return pred, nil
 }
 
 var _ fitEncoder = (*kfdaFit)(nil)

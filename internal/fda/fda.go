@@ -17,7 +17,6 @@
 package fda
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -366,7 +365,7 @@ func CrossPredict(K []float64, y []int, classes, components int, reg float64, fo
 			}
 			model.Project(kz, proj)
 			if pred[r] = model.Nearest(proj); pred[r] < 0 {
-				return nil, &FoldError{Fold: g, Err: errors.New("a held-out projection is not finite")}
+				return nil, &FoldError{Fold: g, Err: &ParamError{"held-out projection", proj[0], fmt.Sprintf("finite values (object %d)", r)}}
 			}
 		}
 	}
