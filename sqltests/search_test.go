@@ -58,6 +58,10 @@ var searchCases = []searchCase{
 		grid:   `{"noise": [0.01, 0.1], "normalize_y": [true, false]}`,
 		points: []string{"noise=0.01, normalize_y=true", "noise=0.01, normalize_y=false", "noise=0.1, normalize_y=true", "noise=0.1, normalize_y=false"},
 		cvKey:  "cv_mse", folds: 5},
+	{module: "kfda", args: "table=iris, id=id, column=v, label=species, components=2, folds=5, seed=4",
+		grid:   `{"kernel": ["gauss(sigma=0.5)", "gauss(sigma=2)"], "reg": [1e-3, 1]}`,
+		points: []string{"kernel='gauss(sigma=0.5)', reg=1e-3", "kernel='gauss(sigma=0.5)', reg=1", "kernel='gauss(sigma=2)', reg=1e-3", "kernel='gauss(sigma=2)', reg=1"},
+		cvKey:  "cv_accuracy", folds: 5, seed: 4},
 }
 
 // loadIris makes iris(id, v, x, petal_width, species): v the four
