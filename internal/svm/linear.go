@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/ksql/ksql/internal/par"
 	"github.com/ksql/ksql/internal/rng"
 )
@@ -215,22 +217,38 @@ func (s *linearSolver[F]) row(t int) []F {
 	return s.X[i*s.dim : (i+1)*s.dim]
 }
 
-// dot is w·x + b·1.
+// dot is w·x + b·1: float64 features by gonum's assembly kernel, float32
+// ones in four partial sums (either way the sum's order is fixed, so a fit
+// is deterministic).
 func (s *linearSolver[F]) dot(x []F) float64 {
-	w := s.w[:len(x)]
-	v := s.w[s.dim]
-	for j, f := range x {
-		v += w[j] * float64(f)
+	if x64, ok := any(x).([]float64); ok {
+		return s.w[s.dim] + floats.Dot(s.w[:len(x64)], x64)
 	}
-	return v
+	w := s.w[:len(x)]
+	var v0, v1, v2, v3 float64
+	j := 0
+	for ; j+4 <= len(x); j += 4 {
+		v0 += w[j] * float64(x[j])
+		v1 += w[j+1] * float64(x[j+1])
+		v2 += w[j+2] * float64(x[j+2])
+		v3 += w[j+3] * float64(x[j+3])
+	}
+	for ; j < len(x); j++ {
+		v0 += w[j] * float64(x[j])
+	}
+	return s.w[s.dim] + ((v0 + v1) + (v2 + v3))
 }
 
 func (s *linearSolver[F]) axpy(d float64, x []F) {
+	s.w[s.dim] += d
+	if x64, ok := any(x).([]float64); ok {
+		floats.AddScaled(s.w[:len(x64)], d, x64)
+		return
+	}
 	w := s.w[:len(x)]
 	for j, f := range x {
 		w[j] += d * float64(f)
 	}
-	s.w[s.dim] += d
 }
 
 // solve is solve_l2r_l1l2_svc for the L1 loss, step for step (diag = 0,
