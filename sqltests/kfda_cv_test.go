@@ -137,7 +137,7 @@ func TestKFDANearestMean(t *testing.T) {
 			for _, v := range []string{"[0, 0]", "[1.5, 0]", "[0.3, 1.6]", "[0.6, 0.5]", "[-3, 4]"} {
 				var f1, f2 float64
 				var pred string
-				if err := db.QueryRow("SELECT f1, f2, prediction FROM m('" + v + "')").Scan(&f1, &f2, &pred); err != nil {
+				if err := db.QueryRow("SELECT f1, f2, prediction FROM m('"+v+"')").Scan(&f1, &f2, &pred); err != nil {
 					t.Fatal(err)
 				}
 				if want := nearest([2]float64{f1, f2}); pred != want {
