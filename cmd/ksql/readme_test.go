@@ -52,7 +52,9 @@ import (
 //     KSQL_README_CLUSTER=1) and blocks that need a tool this machine
 //     lacks (sqlite3, gcc), which are skipped with the tool named. A
 //     "# NUMBER" comment on a line is a figure the block's output must
-//     hold, as above.
+//     hold, as above. A python block runs in the venv that the README's
+//     wheel block made in that copy (not run when it made none), from the
+//     temporary HOME.
 
 // block is one fenced code block of a Markdown file.
 type block struct {
@@ -237,6 +239,9 @@ func quotedFigures(comment, output string) []figure {
 		if f == "/" || f == "≈" {
 			continue
 		}
+		if strings.HasPrefix(f, "(") && strings.HasSuffix(f, ")") {
+			f = strings.TrimSuffix(strings.TrimPrefix(f, "("), ")") // a Python tuple, (3.0,)
+		}
 		f = strings.TrimRight(f, ":,;")
 		if !isNumber(f) {
 			break
@@ -366,6 +371,8 @@ func TestReadmeFigureRule(t *testing.T) {
 		{"≈ 0.984", "0.9871\n", false},
 		{"projections of the stored rows", "1,2\n", true},
 		{"0.5", "'0.5'\n", false}, // text is not a number
+		{"(0.6065306597126334,)", "0.6065306597126334\n", true},
+		{"(5 folds)", "1\n", true}, // prose
 	} {
 		err := checkFigure(c.comment, c.output)
 		if (err == nil) != c.ok {
@@ -400,6 +407,10 @@ func TestReadmeShell(t *testing.T) {
 	ran := 0
 	for _, doc := range []string{"README.md", "examples/README.md"} {
 		for _, b := range fencedBlocks(t, filepath.Join(root, doc)) {
+			if b.lang == "python" {
+				runPythonBlock(t, doc, b, checkout, env)
+				continue
+			}
 			if b.lang != "sh" {
 				continue
 			}
@@ -507,6 +518,32 @@ func runShellBlock(t *testing.T, doc string, b block, checkout string, env []str
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-e", "-c", script.String())
 	cmd.Dir, cmd.Env = checkout, env
+	runBlockCommand(t, doc, b, cmd)
+}
+
+// runPythonBlock runs a python block with the venv that the README's
+// wheel block made in the checkout, where that block ran.
+func runPythonBlock(t *testing.T, doc string, b block, checkout string, env []string) {
+	t.Helper()
+	python := filepath.Join(checkout, ".venv", "bin", "python")
+	if _, err := os.Stat(python); err != nil {
+		t.Logf("%s:%d: not run: no .venv (the wheel block did not run)", doc, b.line)
+		return
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, python, "-c", b.text)
+	// not in the checkout, where the CLI block left a ksql.so that Python
+	// would import as the module (the README says so)
+	cmd.Dir, cmd.Env = filepath.Join(filepath.Dir(checkout), "home"), env
+	runBlockCommand(t, doc, b, cmd)
+}
+
+// runBlockCommand runs a block's command in a process group of its own,
+// kills what it leaves running, and checks the block's "# NUMBER" figures
+// against its output.
+func runBlockCommand(t *testing.T, doc string, b block, cmd *exec.Cmd) {
+	t.Helper()
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -515,7 +552,7 @@ func runShellBlock(t *testing.T, doc string, b block, checkout string, env []str
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // background nodes
 	}
 	if err != nil {
-		t.Fatalf("%s:%d: the sh block failed: %v\n%s", doc, b.line, err, out.String())
+		t.Fatalf("%s:%d: the %s block failed: %v\n%s", doc, b.line, b.lang, err, out.String())
 	}
 	nums := textNumbers(out.String())
 	for _, c := range shellFigures(b.text) {
