@@ -1,14 +1,19 @@
 package sqltests
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/gob"
 	"fmt"
 	"math"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"testing"
 
 	"github.com/ksql/ksql/internal/cv"
+	"github.com/ksql/ksql/internal/fda"
 )
 
 // kfdaCVLabels are the classes of loadKFDAPoints, in SQLite's order.
@@ -168,4 +173,76 @@ func TestKFDANearestMean(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestKFDAOldStoredFit: a fit stored before the class means were part of
+// the model (its kfda part rewritten here as that older gob, the shadow
+// table's checksum recomputed as ext/vtab does) still loads, restored,
+// and answers exactly as the fit that stored the means. On every driver.
+func TestKFDAOldStoredFit(t *testing.T) {
+	for _, drv := range withLoadable(t) {
+		t.Run(driverLabel(drv), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "old.db")
+			db := openFile(t, drv, "file:"+path)
+			loadKFDAPoints(t, db)
+			mustExec(t, db, "CREATE VIRTUAL TABLE m USING kfda(table=pts, id=id, column=v, label=c, "+kfdaCVArgs+")")
+			read := func(db *sql.DB) [][]any {
+				var out [][]any
+				for _, q := range []string{"SELECT * FROM m ORDER BY id", "SELECT prediction FROM m('[0.6, 0.5]')",
+					"SELECT name, value FROM ksql_model('m') WHERE name = 'training_accuracy'"} {
+					r, err := queryRows(db, q)
+					if err != nil {
+						t.Fatalf("%s: %v", q, err)
+					}
+					out = append(out, r...)
+				}
+				return out
+			}
+			want := read(db)
+			var stored []byte
+			if err := db.QueryRow("SELECT data FROM m_fit WHERE part = 'kfda'").Scan(&stored); err != nil {
+				t.Fatal(err)
+			}
+			var m fda.Model
+			if err := gob.NewDecoder(bytes.NewReader(stored)).Decode(&m); err != nil || m.Means == nil {
+				t.Fatalf("stored model: %v, means %v", err, m.Means)
+			}
+			type Model struct { // fda.Model before Means
+				N, Components            int
+				Alpha, Eigenvalues, Proj []float64
+			}
+			var old bytes.Buffer
+			if err := gob.NewEncoder(&old).Encode(Model{m.N, m.Components, m.Alpha, m.Eigenvalues, m.Proj}); err != nil {
+				t.Fatal(err)
+			}
+			mustExec(t, db, fmt.Sprintf("UPDATE m_fit SET data = x'%x' WHERE part = 'kfda'", old.Bytes()))
+			mustExec(t, db, fmt.Sprintf("UPDATE m_fit SET data = x'%x' WHERE part = 'checksum'", shadowChecksum(t, db, "m_fit")))
+			db.Close()
+			db = openFile(t, drv, "file:"+path)
+			if got := read(db); !reflect.DeepEqual(got, want) {
+				t.Fatalf("from the older fit: answers differ\n got %v\nwant %v", got, want)
+			}
+			var how string
+			if err := db.QueryRow("SELECT value FROM ksql_model('m') WHERE name = 'fit'").Scan(&how); err != nil || how != "restored from m_fit" {
+				t.Fatalf("fit = %q (%v), want restored from the older fit", how, err)
+			}
+		})
+	}
+}
+
+// shadowChecksum is ext/vtab's checksum of a shadow table: SHA-256 over
+// the parts but checksum, in name order, each as name NUL length NUL data.
+func shadowChecksum(t *testing.T, db *sql.DB, table string) []byte {
+	rows, err := queryRows(db, "SELECT part, data FROM "+table+" WHERE part <> 'checksum'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i][0].(string) < rows[j][0].(string) })
+	h := sha256.New()
+	for _, r := range rows {
+		data := r[1].([]byte)
+		fmt.Fprintf(h, "%s\x00%d\x00", r[0], len(data))
+		h.Write(data)
+	}
+	return h.Sum(nil)
 }
