@@ -66,11 +66,17 @@ func BenchmarkSVMNystrom(b *testing.B) {
 		if err := db.QueryRow(fmt.Sprintf("SELECT value FROM ksql_model('m%d') WHERE name = 'feature_storage'", i)).Scan(&storage); err != nil {
 			b.Fatal(err)
 		}
+		var maxIter, warnings int
+		if err := db.QueryRow(fmt.Sprintf("SELECT max(CASE WHEN name LIKE 'iterations%%' THEN value END), count(CASE WHEN name = 'warning' THEN 1 END) "+
+			"FROM ksql_model('m%d')", i)).Scan(&maxIter, &warnings); err != nil {
+			b.Fatal(err)
+		}
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		b.ReportMetric(float64(ms.Sys)/(1<<20), "MiB-sys")
 		b.ReportMetric(acc, "train-acc")
-		b.Logf("%d rows, %d landmarks, features %s: fit %v, training accuracy %.4f", rows, landmarks, storage, fit, acc)
+		b.Logf("%d rows, %d landmarks, features %s: fit %v, training accuracy %.4f, most iterations %d, %d problems at max_iter",
+			rows, landmarks, storage, fit, acc, maxIter, warnings)
 		mustExec(b, db, fmt.Sprintf("DROP TABLE m%d", i))
 		b.StartTimer()
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/ksql/ksql/internal/fda"
 	"github.com/ksql/ksql/internal/kernels"
@@ -167,17 +168,15 @@ func decodeSVMNystrom(m *svmModel, f *fitting, s *storedFit) (fitted, error) {
 	classes, _, err := svmClasses(f, fit.labels)
 	n := len(f.objs())
 	mismatch := errors.New("the stored svm fit does not match its source")
-	if err != nil || w.Model == nil || w.Model.Validate() != nil || w.Model.Classes != len(classes) ||
-		len(w.Landmarks) == 0 || len(w.Landmarks) > min(n, m.landmarks) || len(w.Proj) != len(w.Landmarks)*w.Model.Dim ||
+	marks, merr := kpca.SampleLandmarks(n, m.landmarks, m.seed)
+	if err != nil || merr != nil || w.Model == nil || w.Model.Validate() != nil || w.Model.Classes != len(classes) ||
+		!slices.Equal(w.Landmarks, marks) || len(w.Proj) != len(w.Landmarks)*w.Model.Dim ||
 		len(w.Pred) != n || len(w.Dec) != n*w.Model.Problems() || (w.CVPred != nil && len(w.CVPred) != n) {
 		return nil, mismatch
 	}
 	fit.classes = classes
 	fit.basis = make([]kernels.Object, len(w.Landmarks))
-	for l, o := range w.Landmarks {
-		if o < 0 || o >= n || (l > 0 && o <= w.Landmarks[l-1]) {
-			return nil, errors.New("the stored svm fit names a landmark out of range")
-		}
+	for l, o := range w.Landmarks { // the seed's own, so in range
 		fit.basis[l] = f.objs()[o]
 	}
 	for _, c := range append(append([]int(nil), w.Pred...), w.CVPred...) {
