@@ -42,6 +42,7 @@ func openGram(c *host.Conn, args []string, create bool) (t host.Table, err error
 		return nil, prefix("gram", err)
 	}
 	src.owner = args[2]
+	src.inSchema(args[1])
 	if create {
 		if err := src.validate(c); err != nil {
 			return nil, prefix("gram", err)

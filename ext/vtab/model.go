@@ -210,6 +210,7 @@ func (m modelModule) newTable(c *host.Conn, args []string) (*modelTable, error) 
 	if t.src, err = newSource(m.kind.name, opts, extra...); err != nil {
 		return nil, err
 	}
+	t.src.inSchema(args[1])
 	if t.model, err = m.kind.configure(opts); err != nil {
 		return nil, err
 	}

@@ -28,8 +28,13 @@ type source struct {
 	// owner is the virtual table reading this source, for the error of a
 	// source that reads its own table; "" for a table-valued function's
 	// query=.
-	owner  string
-	table  ident
+	owner string
+	table ident
+	// from is table as read: an unqualified name is looked up in the
+	// virtual table's own schema (see inSchema), as FTS5 reads its content
+	// table, so that a TEMP table of the same name, or one in another
+	// database, never takes its place.
+	from   ident
 	id     ident
 	column ident
 	// features is columns= as written, nil for column= and query=; fcols
@@ -96,6 +101,7 @@ func newSource(module string, opts options, extra ...extraColumn) (*source, erro
 	if s.table, err = parseIdent("table", opts["table"], true); err != nil {
 		return nil, err
 	}
+	s.from = s.table
 	if s.id, err = parseIdent("id", opts["id"], false); err != nil {
 		return nil, err
 	}
@@ -132,7 +138,22 @@ func (s *source) buildSQL() {
 	for _, col := range s.cols {
 		sel = append(sel, col.sql())
 	}
-	s.sql = "SELECT " + strings.Join(sel, ", ") + " FROM " + s.table.sql() + " ORDER BY 1"
+	s.sql = "SELECT " + strings.Join(sel, ", ") + " FROM " + s.from.sql() + " ORDER BY 1"
+}
+
+// inSchema makes an unqualified table= name mean the table of the virtual
+// table's own schema. A TEMP virtual table keeps SQLite's lookup (temp,
+// main, then attached databases), since it is made to read tables of other
+// schemas.
+func (s *source) inSchema(schema string) {
+	if s.query != "" || s.table.name == "" {
+		return
+	}
+	s.from = s.table
+	if s.from.schema == "" && schema != "" && !strings.EqualFold(schema, "temp") {
+		s.from.schema = schema
+	}
+	s.buildSQL()
 }
 
 func (s *source) hasExtraKey(opts options) bool {
@@ -220,9 +241,9 @@ func (s *source) checkColumns(c *host.Conn) error {
 // tableColumns lists the table's columns in table order (hidden and
 // generated ones included), with pragma_table_xinfo.
 func (s *source) tableColumns(c *host.Conn) ([]string, error) {
-	q, args := "SELECT name FROM pragma_table_xinfo(?1)", []any{s.table.name}
-	if s.table.schema != "" {
-		q, args = "SELECT name FROM pragma_table_xinfo(?1, ?2)", []any{s.table.name, s.table.schema}
+	q, args := "SELECT name FROM pragma_table_xinfo(?1)", []any{s.from.name}
+	if s.from.schema != "" {
+		q, args = "SELECT name FROM pragma_table_xinfo(?1, ?2)", []any{s.from.name, s.from.schema}
 	}
 	var cols []string
 	err := c.Query(q, args, func(v []any) error {
@@ -251,9 +272,9 @@ func isRowidName(name string) bool {
 // rowidless says what kind of object the table is when it has no usable
 // rowid ("a view", "a WITHOUT ROWID table"), or "" when it has one.
 func (s *source) rowidless(c *host.Conn) (string, error) {
-	q, args := "SELECT type, wr FROM pragma_table_list(?1)", []any{s.table.name}
-	if s.table.schema != "" {
-		q, args = "SELECT type, wr FROM pragma_table_list(?1, ?2)", []any{s.table.name, s.table.schema}
+	q, args := "SELECT type, wr FROM pragma_table_list(?1)", []any{s.from.name}
+	if s.from.schema != "" {
+		q, args = "SELECT type, wr FROM pragma_table_list WHERE name = ?1 COLLATE NOCASE AND schema = ?2 COLLATE NOCASE", []any{s.from.name, s.from.schema}
 	}
 	kind := ""
 	err := c.Query(q, args, func(v []any) error {
