@@ -120,7 +120,7 @@ func (m *kfdaModel) fitError(f *fitting, err error) error {
 	where := ""
 	var fe *fda.FoldError
 	if errors.As(err, &fe) {
-		where = fmt.Sprintf(" (in the fit without fold %d of %d, folds=%d seed=%d)", fe.Fold+1, m.folds, m.folds, m.seed)
+		where = fmt.Sprintf(" (in the fit without fold %d of %d, seed=%d)", fe.Fold+1, m.folds, m.seed)
 	}
 	var se *fda.SingularError
 	if errors.As(err, &se) && (math.IsInf(se.Scale, 0) || math.IsNaN(se.Scale)) {

@@ -13,7 +13,9 @@
 // projection's within-class variance, regularised, is 1 — scipy's eigh(M,
 // B) normalisation) and signed so that its entry of largest magnitude is
 // positive (the lowest index on ties). The projection of an object z is
-// αᵀ·k(z), k(z)_i = k(x_i, z).
+// αᵀ·k(z), k(z)_i = k(x_i, z). An object's class is the class whose mean
+// training projection is nearest its own (Euclidean; the smallest class on
+// ties), and CrossPredict applies that rule with each fold's own fit.
 package fda
 
 import (
