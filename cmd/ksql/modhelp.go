@@ -78,6 +78,7 @@ var helpDocs = map[string]moduleDoc{
 			{"probability", "false", "true: Platt probabilities by libsvm's 5-fold cv (c_svc, nu_svc): probability, probabilities", ""},
 			{"method", "exact", "exact (libsvm's SMO), or nystrom (LinearSVC's hinge loss one-vs-rest on landmarks= Nyström features; tol 1e-4)", ""},
 			{"landmarks", "500", "the Nyström sample size (seed= picks it)", "method=nystrom"},
+			{"max_iter", "1000", "method=nystrom's bound on passes per class (LinearSVC's max_iter)", "method=nystrom"},
 		}},
 	"krr": {summary: "kernel ridge regression (scikit-learn's KernelRidge, no intercept)",
 		args: []argDoc{

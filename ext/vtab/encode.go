@@ -163,7 +163,7 @@ func decodeSVMNystrom(m *svmModel, f *fitting, s *storedFit) (fitted, error) {
 	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&w); err != nil {
 		return nil, err
 	}
-	fit := &svmNystromFit{labels: f.extra("label"), marks: w.Landmarks, proj: w.Proj, float32: w.Float32,
+	fit := &svmNystromFit{labels: f.extra("label"), maxIter: m.maxIter, marks: w.Landmarks, proj: w.Proj, float32: w.Float32,
 		model: w.Model, pred: w.Pred, dec: w.Dec, cvPred: w.CVPred}
 	classes, _, err := svmClasses(f, fit.labels)
 	n := len(f.objs())

@@ -27,7 +27,7 @@ var MaxSVMCacheBytes = &host.Setting{Name: "max_svm_cache_bytes", Default: svm.D
 // NuSVR), chosen by type=; probability=true adds libsvm's Platt estimates.
 var svmKind = modelKind{
 	name:      "svm",
-	keys:      []string{"type", "c", "nu", "epsilon", "tol", "class_weight", "folds", "seed", "probability", "method", "landmarks"},
+	keys:      []string{"type", "c", "nu", "epsilon", "tol", "class_weight", "folds", "seed", "probability", "method", "landmarks", "max_iter"},
 	extra:     []extraColumn{svmLabel},
 	extraFor:  svmExtra,
 	configure: configureSVM,
@@ -76,6 +76,7 @@ type svmModel struct {
 	probability    bool // Platt's sigmoids fitted, the probability columns declared
 	nystrom        bool // method=nystrom: a linear SVM on Nyström features (svm_nystrom.go)
 	landmarks      int
+	maxIter        int // method=nystrom's bound on passes per problem
 }
 
 func configureSVM(opts options) (model, error) {

@@ -13,8 +13,8 @@ import (
 	"github.com/ksql/ksql/internal/svm"
 )
 
-// svmMaxIter is the linear solver's bound on outer iterations per
-// problem, LinearSVC's max_iter default.
+// svmMaxIter is the linear solver's default bound on outer iterations
+// per problem, LinearSVC's max_iter default.
 const svmMaxIter = 1000
 
 // configureMethod reads method= and landmarks=. method=nystrom is a
@@ -27,8 +27,10 @@ func (m *svmModel) configureMethod(opts options) error {
 	}
 	switch strings.ToLower(method) {
 	case "", "exact":
-		if _, ok := opts["landmarks"]; ok {
-			return errors.New("landmarks= applies to method=nystrom only")
+		for _, key := range []string{"landmarks", "max_iter"} {
+			if _, ok := opts[key]; ok {
+				return fmt.Errorf("%s= applies to method=nystrom only", key)
+			}
 		}
 		return nil
 	case "nystrom", "nyström":
@@ -45,7 +47,11 @@ func (m *svmModel) configureMethod(opts options) error {
 		}
 	}
 	landmarks, err := opts.integer("landmarks", defaultLandmarks, 1, 1<<24)
-	m.landmarks = int(landmarks)
+	if err != nil {
+		return err
+	}
+	maxIter, err := opts.integer("max_iter", svmMaxIter, 1, 1<<30)
+	m.landmarks, m.maxIter = int(landmarks), int(maxIter)
 	return err
 }
 
@@ -53,6 +59,7 @@ func (m *svmModel) configureMethod(opts options) error {
 // φ(x) = k_L(x)ᵀM, decision w_p·φ(x) + b_p per one-vs-rest problem.
 type svmNystromFit struct {
 	model   *svm.LinearModel
+	maxIter int // the bound the problems ran under, for the report
 	classes []any
 	labels  []any
 	marks   []int            // the landmarks, as object indices
@@ -65,7 +72,7 @@ type svmNystromFit struct {
 }
 
 func (m *svmModel) fitNystrom(f *fitting) (fitted, error) {
-	fit := &svmNystromFit{labels: f.extra("label")}
+	fit := &svmNystromFit{labels: f.extra("label"), maxIter: m.maxIter}
 	classes, y, err := svmClasses(f, fit.labels)
 	if err != nil {
 		return nil, err
@@ -154,7 +161,7 @@ func nystromSolve[F float32 | float64](m *svmModel, f *fitting, fit *svmNystromF
 		}
 		return err
 	}
-	opt := svm.LinearOptions{C: m.c, Tol: m.tol, MaxIter: svmMaxIter, Seed: m.seed, Workers: runtime.GOMAXPROCS(0), Interrupt: f.err}
+	opt := svm.LinearOptions{C: m.c, Tol: m.tol, MaxIter: m.maxIter, Seed: m.seed, Workers: runtime.GOMAXPROCS(0), Interrupt: f.err}
 	var err error
 	if fit.model, err = linearFit(f, X, r, nil, y, k, opt); err != nil {
 		return err
@@ -299,8 +306,8 @@ func (fit *svmNystromFit) report() [][2]any {
 			if m.Classes > 2 {
 				what = "class " + idText(fit.classes[p]) + " vs rest"
 			}
-			out = append(out, [2]any{"warning", fmt.Sprintf("%s reached max_iter = %d outer iterations before tol (LinearSVC's ConvergenceWarning); raise tol= or lower C=",
-				what, svmMaxIter)})
+			out = append(out, [2]any{"warning", fmt.Sprintf("%s reached max_iter = %d outer iterations before tol (LinearSVC's ConvergenceWarning); raise max_iter= or tol=, or lower C=",
+				what, fit.maxIter)})
 		}
 	}
 	return out
