@@ -173,7 +173,7 @@ func checkLinear(nx, dim int, rows, y []int, classes int, opt LinearOptions) err
 			return &LabelError{Problem: NegativeLabel, Row: i, Label: c}
 		}
 		if c >= classes {
-			return &LabelError{Problem: LabelTooLarge, Row: i, Label: c, Classes: classes}
+			return &ParamError{Name: "y", Index: i, Value: float64(c), Allowed: fmt.Sprintf("a class index below classes = %d", classes)}
 		}
 	}
 	for _, r := range rows {

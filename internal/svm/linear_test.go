@@ -312,7 +312,13 @@ func TestFitLinearErrors(t *testing.T) {
 			yy[3] = 2
 			_, err := FitLinear(X, 2, nil, yy, 2, good)
 			return err
-		}, func(e error) bool { return errors.As(e, &lab) }},
+		}, func(e error) bool { return errors.As(e, &pe) && pe.Name == "y" && pe.Index == 3 }},
+		{"label −1", func() error {
+			yy := append([]int(nil), y...)
+			yy[4] = -1
+			_, err := FitLinear(X, 2, nil, yy, 2, good)
+			return err
+		}, func(e error) bool { return errors.As(e, &lab) && lab.Row == 4 }},
 		{"interrupt", func() error {
 			o := good
 			o.Interrupt = func() error { return stop }
