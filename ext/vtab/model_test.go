@@ -110,7 +110,7 @@ func scan(t *testing.T, tab host.Table, idxStr string, vals ...any) []string {
 // refits only when the content — labels included — changes.
 func TestModelCoreExtraColumn(t *testing.T) {
 	src := &fakeSource{
-		want: "SELECT `id`, `v`, `cls` FROM `pts` ORDER BY 1",
+		want: "SELECT `id`, `v`, `cls` FROM `main`.`pts` ORDER BY 1", // table= is read in the table's own schema
 		rows: [][]any{{int64(1), "[0]", "a"}, {int64(2), "[1]", "b"}, {int64(3), nil, "b"}, {int64(4), "[5]", "a"}},
 	}
 	hc := host.NewConn(src.query)
