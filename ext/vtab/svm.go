@@ -509,6 +509,10 @@ func svmError(f *fitting, err error) error {
 	var kv *svm.KernelValueError
 	var ce *svm.ColumnError
 	switch {
+	case errors.As(err, &kv) && kv.Finite():
+		return f.fitError(fitFailure{f.objError(kv.Row, kv.Col, fmt.Errorf(
+			"the kernel value %v is beyond the float32 range (±%.2g) in which svm caches kernel values; "+
+				"scale the vectors or the kernel", kv.Value, svm.CacheLimit))})
 	case errors.As(err, &kv):
 		return f.fitError(fitFailure{f.objError(kv.Row, kv.Col, fmt.Errorf(
 			"the kernel value is %v; a fit needs finite values (use normalize(...) for long texts)", kv.Value))})

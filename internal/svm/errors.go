@@ -1,6 +1,9 @@
 package svm
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // ClassCountError is returned by Fit when the labels name fewer than two
 // classes: a classifier needs at least two.
@@ -69,6 +72,14 @@ type KernelValueError struct {
 	Row, Col int // training rows
 	Value    float64
 }
+
+// CacheLimit is the largest |K| the solver takes: its column cache holds
+// float32s.
+const CacheLimit = math.MaxFloat32
+
+// Finite says the value was refused for leaving the cache's float32
+// range, not for being NaN or ±Inf.
+func (e *KernelValueError) Finite() bool { return !math.IsNaN(e.Value) && !math.IsInf(e.Value, 0) }
 
 func (e *KernelValueError) Error() string {
 	return fmt.Sprintf("svm: kernel value K(%d, %d) = %g is not a finite number within ±3.4e38", e.Row, e.Col, e.Value)

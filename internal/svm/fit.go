@@ -339,7 +339,7 @@ func diagonal(kern Kernel, n int, p *poller) ([]float64, error) {
 		if err := kern.Column(r, idx, d[r:r+1]); err != nil {
 			return nil, &ColumnError{Row: r, Err: err}
 		}
-		if v := d[r]; !(math.Abs(v) <= math.MaxFloat32) {
+		if v := d[r]; !(math.Abs(v) <= CacheLimit) {
 			return nil, &KernelValueError{Row: r, Col: r, Value: v}
 		}
 		if err := p.check(); err != nil {

@@ -239,7 +239,7 @@ func (s *solver) compute(i int, col []float32, start int, idx []int) error {
 	}
 	yi := s.y[i]
 	for k, v := range dst {
-		if !(math.Abs(v) <= math.MaxFloat32) {
+		if !(math.Abs(v) <= CacheLimit) {
 			return s.poll.fail(&KernelValueError{Row: row, Col: idx[k], Value: v})
 		}
 		t := start + k
