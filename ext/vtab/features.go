@@ -394,14 +394,28 @@ type featureScale struct {
 }
 
 // fitScale fits the scaling of objs (vectors of one length, at least one)
-// in two passes, the mean and then the population variance.
+// in two passes, the mean and then the population variance. Each
+// coordinate is summed in units of a power of two near its largest
+// |value|: the scaling is exact, so ordinary data gives StandardScaler's
+// figures to the bit, and values near ±MaxFloat64 (or near 0) neither
+// overflow the sums of squares nor underflow them.
 func fitScale(objs []kernels.Object) *featureScale {
 	d := objs[0].Vec.Len()
 	n := float64(len(objs))
 	sc := &featureScale{mean: make([]float64, d), std: make([]float64, d)}
+	unit := make([]float64, d)
 	for _, o := range objs {
 		for k := range d {
-			sc.mean[k] += o.Vec.At(k)
+			unit[k] = max(unit[k], math.Abs(o.Vec.At(k)))
+		}
+	}
+	for k, m := range unit {
+		_, e := math.Frexp(m) // m = f·2^e, f in [0.5, 1)
+		unit[k] = math.Ldexp(1, e-1) // ≤ m, so no 2^1024
+	}
+	for _, o := range objs {
+		for k := range d {
+			sc.mean[k] += o.Vec.At(k) / unit[k]
 		}
 	}
 	for k := range sc.mean {
@@ -409,7 +423,7 @@ func fitScale(objs []kernels.Object) *featureScale {
 	}
 	for _, o := range objs {
 		for k := range d {
-			dk := o.Vec.At(k) - sc.mean[k]
+			dk := o.Vec.At(k)/unit[k] - sc.mean[k]
 			sc.std[k] += dk * dk
 		}
 	}
@@ -423,8 +437,9 @@ func fitScale(objs []kernels.Object) *featureScale {
 		if bound := n*eps*v + (n*sc.mean[k]*eps)*(n*sc.mean[k]*eps); v <= bound {
 			sc.std[k] = 1
 		} else {
-			sc.std[k] = math.Sqrt(v)
+			sc.std[k] = math.Sqrt(v) * unit[k]
 		}
+		sc.mean[k] *= unit[k]
 	}
 	return sc
 }
