@@ -16,11 +16,23 @@ import (
 // values (fit + predict, as the script times).
 func benchType(b *testing.B, opt Options) {
 	x, cls := loadDigits(b)
+	benchTypeOn(b, x, cls, math.Sqrt(500), opt)
+}
+
+// benchTypeSpam is benchType on the standardised spam (4,601 rows × 57), γ
+// = 1/57 (σ = √(57/2)), as BenchmarkFitSpam; the regressions' target is
+// the class (0 or 1).
+func benchTypeSpam(b *testing.B, opt Options) {
+	x, cls := loadSpam(b)
+	benchTypeOn(b, x, cls, math.Sqrt(57.0/2), opt)
+}
+
+func benchTypeOn(b *testing.B, x [][]float64, cls []int, sigma float64, opt Options) {
 	y := make([]float64, len(cls))
 	for i, c := range cls {
 		y[i] = float64(c)
 	}
-	k := newGauss(x, math.Sqrt(500))
+	k := newGauss(x, sigma)
 	opt.Tol = 1e-3
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
@@ -83,3 +95,10 @@ func BenchmarkNuSVCDigits(b *testing.B)    { benchType(b, Options{Type: NuSVC, N
 func BenchmarkOneClassDigits(b *testing.B) { benchType(b, Options{Type: OneClass, Nu: 0.1}) }
 func BenchmarkEpsSVRDigits(b *testing.B)   { benchType(b, Options{Type: EpsilonSVR, C: 1, Epsilon: 0.1}) }
 func BenchmarkNuSVRDigits(b *testing.B)    { benchType(b, Options{Type: NuSVR, C: 1, Nu: 0.5}) }
+
+func BenchmarkNuSVCSpam(b *testing.B)    { benchTypeSpam(b, Options{Type: NuSVC, Nu: 0.1}) }
+func BenchmarkOneClassSpam(b *testing.B) { benchTypeSpam(b, Options{Type: OneClass, Nu: 0.1}) }
+func BenchmarkEpsSVRSpam(b *testing.B) {
+	benchTypeSpam(b, Options{Type: EpsilonSVR, C: 1, Epsilon: 0.1})
+}
+func BenchmarkNuSVRSpam(b *testing.B) { benchTypeSpam(b, Options{Type: NuSVR, C: 1, Nu: 0.5}) }

@@ -1,6 +1,7 @@
 """The scikit-learn side of internal/svm's BenchmarkNuSVCDigits,
-BenchmarkOneClassDigits, BenchmarkEpsSVRDigits and BenchmarkNuSVRDigits
-(types_bench_test.go; not used by tests).
+BenchmarkOneClassDigits, BenchmarkEpsSVRDigits and BenchmarkNuSVRDigits, and
+of their *Spam twins (standardised spam, gamma = 1/57; types_bench_test.go;
+not used by tests).
 
 /usr/bin/python3 bench_types_sklearn.py   (from this directory; prints the
 best of several runs, in ms, of fit on all 1,797 digits then predict of
@@ -13,7 +14,7 @@ import time
 import numpy as np
 from sklearn.svm import SVR, NuSVC, NuSVR, OneClassSVM
 
-from make_ref import load_digits
+from make_ref import load_digits, load_spam
 
 
 def best(f, reps):
@@ -28,8 +29,14 @@ def best(f, reps):
 
 
 def main():
-    X, y = load_digits()
-    common = dict(kernel="rbf", gamma=0.001, tol=1e-3)
+    bench("digits", *load_digits(), 0.001)
+    bench("spam", *load_spam(), 1 / 57)
+
+
+def bench(data, X, y, gamma):
+    common = dict(kernel="rbf", gamma=gamma, tol=1e-3)
+    if y.dtype.kind not in "iuf":  # spam's labels: 0 nonspam, 1 spam, as the Go side
+        y = (y == "spam").astype(int)
     for name, m, target in [
         ("NuSVC(nu=0.1)", NuSVC(nu=0.1, **common), y),
         ("OneClassSVM(nu=0.1)", OneClassSVM(nu=0.1, **common), None),
@@ -40,7 +47,7 @@ def main():
             m.fit(X, target)
             m.predict(X)
         ms, cpu = best(run, 5)
-        print(f"{name}: fit + predict {ms:.1f} ms, cpu {cpu:.1f} ms ({int(np.sum(m.n_iter_))} iterations, {len(m.support_)} SVs)")
+        print(f"{data} {name}: fit + predict {ms:.1f} ms, cpu {cpu:.1f} ms ({int(np.sum(m.n_iter_))} iterations, {len(m.support_)} SVs)")
 
 
 if __name__ == "__main__":
