@@ -545,11 +545,17 @@ func runPythonBlock(t *testing.T, doc string, b block, checkout string, env []st
 func runBlockCommand(t *testing.T, doc string, b block, cmd *exec.Cmd) {
 	t.Helper()
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// nodes left in the background keep the output pipe open: stop
+	// waiting for it shortly after the block's shell exits
+	cmd.WaitDelay = 5 * time.Second
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
 	if cmd.Process != nil {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // background nodes
+	}
+	if errors.Is(err, exec.ErrWaitDelay) {
+		err = nil // the shell exited well; its background nodes held the pipe
 	}
 	if err != nil {
 		t.Fatalf("%s:%d: the %s block failed: %v\n%s", doc, b.line, b.lang, err, out.String())
