@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ksql/ksql/ext/catalog"
 	"io"
 	"os"
 	"path/filepath"
@@ -157,10 +158,30 @@ func (s *Shell) saveHistory(ln *liner.State, path string) {
 // type names.
 var sqlKeywords = append(strings.Fields("INTEGER REAL TEXT BLOB NUMERIC"), sqliteKeywords...)
 
-// specWords are the words of the kernel spec language and of the modules'
-// arguments, which appear inside string literals.
-var specWords = append(kernels.Words(), strings.Fields(`gram kpca kernel_map kpca_eigen svm ksql_model label C tol class_weight balanced
-	table id column kernel query components method exact nystrom landmarks seed`)...)
+// specWords are the words that appear inside string literals: the kernel
+// spec language, every module's name and argument keys (from the catalogue
+// and from the help that TestHelpDocs holds to the modules themselves),
+// the settings' names and the options' word values.
+var specWords = func() []string {
+	w := append(kernels.Words(), strings.Fields(`exact nystrom balanced c_svc nu_svc one_class eps_svr nu_svr
+		standard skip error true false barnes_hut`)...)
+	for _, m := range catalog.Extension.Modules {
+		w = append(w, m.Name)
+	}
+	for _, a := range sourceDocs {
+		w = append(w, a.key)
+	}
+	for _, d := range helpDocs {
+		for _, a := range d.args {
+			w = append(w, a.key)
+		}
+	}
+	for _, s := range catalog.Extension.Settings {
+		w = append(w, s.Name)
+	}
+	slices.Sort(w)
+	return slices.Compact(w)
+}()
 
 // complete is liner's word completer: the word before the cursor is
 // completed from SQL keywords, table and column names, function names and

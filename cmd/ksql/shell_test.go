@@ -323,6 +323,12 @@ func TestCompletion(t *testing.T) {
 		{"SELECT * FROM docu", "SELECT * FROM ", []string{"documents"}},
 		{"SEL", "", []string{"SELECT"}},
 		{"select gauss_k", "select ", []string{"gauss_kernel"}},
+		// inside string literals: every module, its arguments, settings
+		{"CREATE VIRTUAL TABLE k USING kkm", "CREATE VIRTUAL TABLE k USING ", []string{"kkmeans"}},
+		{"SELECT * FROM model_se", "SELECT * FROM ", []string{"model_search"}},
+		{"svm(type=one_c", "svm(type=", []string{"one_class"}},
+		{"gp(table=t, noi", "gp(table=t, ", []string{"noise"}},
+		{"SELECT ksql_config('max_fst", "SELECT ksql_config('", []string{"max_fst_bytes", "max_fst_rows"}},
 	}
 	for _, tc := range tests {
 		head, got, _ := s.complete(tc.line, len([]rune(tc.line)))
