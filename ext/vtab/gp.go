@@ -3,6 +3,8 @@ package vtab
 import (
 	"errors"
 	"fmt"
+	"github.com/ksql/ksql/internal/dense"
+	"math"
 	"strings"
 
 	"github.com/ksql/ksql/internal/gp"
@@ -88,11 +90,11 @@ func (m *gpModel) fit(f *fitting) (fitted, error) {
 	r := &gpFit{labels: y, basis: f.objs(), normalize: m.normalize}
 	if m.folds > 0 {
 		r.cv, err = crossPredict(n, m.folds, m.seed, func(train []int) (func(int) float64, error) {
-			g, err := gp.Fit(subMatrix(K, n, train, train), pick(y, train), m.noise, m.normalize, f.err)
+			g, err := gp.Fit(dense.SubMatrix(K, n, train, train), pick(y, train), m.noise, m.normalize, f.err)
 			if err != nil {
 				return nil, gpError(f, err, train)
 			}
-			return func(o int) float64 { return g.Mean(subMatrix(K, n, []int{o}, train)) }, nil
+			return func(o int) float64 { return g.Mean(dense.SubMatrix(K, n, []int{o}, train)) }, nil
 		})
 		if err != nil {
 			release()
@@ -108,7 +110,28 @@ func (m *gpModel) fit(f *fitting) (fitted, error) {
 	if r.std, err = r.model.TrainStd(f.err); err != nil {
 		return nil, f.fitError(err)
 	}
+	if err := r.finite(f); err != nil {
+		return nil, err
+	}
 	return r, nil
+}
+
+// finite refuses a fit whose coefficients or stored answers are not
+// finite, naming a row: labels near float64's limits overflow them
+// although each is finite, and they would be NULLs or infinities where
+// numbers are due.
+func (r *gpFit) finite(f *fitting) error {
+	for _, vs := range [][]float64{r.pred, r.std, r.cv, r.model.Alpha} {
+		for o, v := range vs {
+			if !math.IsInf(v, 0) && !math.IsNaN(v) {
+				continue
+			}
+			return fitFailure{fmt.Errorf("the fit of row id=%s overflows (%v): the labels (the largest |label| is %g) or kernel values "+
+				"are too large for float64 arithmetic; divide the labels by a power of ten, or %s",
+				idText(f.snap.ids[f.snap.rows[o]]), v, maxAbs(r.labels), finiteHint)}
+		}
+	}
+	return nil
 }
 
 // gpError words the gp package's errors for SQL; rows maps the rows of
@@ -116,6 +139,7 @@ func (m *gpModel) fit(f *fitting) (fitted, error) {
 func gpError(f *fitting, err error, rows []int) error {
 	var np *gp.NotPDError
 	var nf *gp.NonFiniteError
+	var ne *gp.NoiseError
 	obj := func(i int) int {
 		if rows != nil {
 			return rows[i]
@@ -123,6 +147,10 @@ func gpError(f *fitting, err error, rows []int) error {
 		return i
 	}
 	switch {
+	case errors.As(err, &ne):
+		return fitFailure{fmt.Errorf("noise=%v is too large for the kernel: allowed up to %g times the largest kernel value k(x, x) "+
+			"on the data (%v here, so noise ≤ %v); past it the predictions and std lose their digits to rounding "+
+			"(they are then about 0 and √k(x, x))", ne.Noise, gp.NoiseRatio, ne.MaxDiag, ne.Limit)}
 	case errors.As(err, &np):
 		return fitFailure{fmt.Errorf("K + noise·I is not positive definite with noise=%v: the kernel is not positive semi-definite "+
 			"on the data or noise is too small for its rounding; raise noise", np.Noise)}
@@ -157,7 +185,13 @@ func (r *gpFit) predict(z *newObject, dst []any) error {
 	if err != nil {
 		return err
 	}
-	dst[1], dst[2] = r.model.Predict(kz, kzz[0])
+	mean, std := r.model.Predict(kz, kzz[0])
+	for _, v := range [2]float64{mean, std} {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return fmt.Errorf("input: its prediction or std is %v; a prediction needs finite values (%s)", v, finiteHint)
+		}
+	}
+	dst[1], dst[2] = mean, std
 	return nil
 }
 

@@ -67,6 +67,9 @@ func decodeGP(mod model, f *fitting, s *storedFit) (fitted, error) {
 	if err != nil || len(w.Alpha) != n || len(w.Pred) != n || len(w.Std) != n || (w.CV != nil && len(w.CV) != n) {
 		return nil, errors.New("the stored gp fit does not match its source")
 	}
+	if err := checkFiniteWire(&w); err != nil {
+		return nil, err
+	}
 	U, err := gpFactor(s, w.FactorParts, n)
 	if err != nil {
 		return nil, err
@@ -103,15 +106,39 @@ func gpFactor(s *storedFit, parts, n int) ([]float64, error) {
 	return U, nil
 }
 
-// checkFiniteFactor refuses a factor with a diagonal that is not a
-// positive number, which no fit writes.
+// checkFiniteFactor refuses a factor with an entry that is not finite or
+// a diagonal that is not positive, which no fit writes: its answers for
+// new objects would be NaN.
 func checkFiniteFactor(U []float64, n int) error {
 	for i := 0; i < n; i++ {
-		if d := U[i*n+i]; !(d > 0) || math.IsInf(d, 0) {
+		if d := U[i*n+i]; !(d > 0) {
 			return errors.New("the stored gp factor has a diagonal that is not a positive number")
+		}
+		if !allFinite(U[i*n+i : (i+1)*n]) {
+			return errors.New("the stored gp factor has a value that is not finite")
 		}
 	}
 	return nil
+}
+
+// checkFiniteWire refuses stored coefficients or answers that are not
+// finite, which no fit writes (it refuses such fits).
+func checkFiniteWire(w *gpWire) error {
+	if !allFinite(w.Alpha, w.Pred, w.Std, w.CV, []float64{w.YMean, w.YScale}) || !(w.YScale > 0) {
+		return errors.New("the stored gp fit has a value that is not finite")
+	}
+	return nil
+}
+
+func allFinite(vss ...[]float64) bool {
+	for _, vs := range vss {
+		for _, v := range vs {
+			if math.IsInf(v, 0) || math.IsNaN(v) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 var _ fitEncoder = (*gpFit)(nil)

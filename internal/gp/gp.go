@@ -32,6 +32,21 @@ func (e *NotPDError) Error() string {
 	return fmt.Sprintf("the kernel matrix plus noise·I is not positive definite with noise = %v", e.Noise)
 }
 
+// NoiseError is a noise so far above the kernel's diagonal that the
+// answers at the training objects would lose their digits: they are
+// computed from y − σ²α and σ² − σ⁴(A⁻¹)_ii, whose cancellation costs
+// about ε·σ²/K_ii relative. Limit is NoiseRatio times MaxDiag, the largest
+// kernel value K_ii.
+type NoiseError struct{ Noise, MaxDiag, Limit float64 }
+
+// NoiseRatio is the largest noise / max K_ii that Fit takes: the answers
+// keep about 8 significant digits there.
+const NoiseRatio = 1e8
+
+func (e *NoiseError) Error() string {
+	return fmt.Sprintf("noise = %v is more than %v times the largest kernel value K_ii = %v", e.Noise, NoiseRatio, e.MaxDiag)
+}
+
 // NonFiniteError is a label or kernel value that is NaN or ±Inf. Col is
 // the other object of a kernel value (−1 for a label).
 type NonFiniteError struct {
@@ -108,15 +123,24 @@ func Fit(K, y []float64, noise float64, normalize bool, poll func() error) (*Mod
 	return m, nil
 }
 
-// addNoise checks the upper triangle of K for non-finite values and adds
-// noise to its diagonal.
+// addNoise checks the upper triangle of K for non-finite values and the
+// noise against its diagonal, then adds noise to the diagonal.
 func addNoise(K []float64, n int, noise float64) error {
+	maxDiag := math.Inf(-1)
 	for i := 0; i < n; i++ {
 		for j, v := range K[i*n+i : (i+1)*n] {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return &NonFiniteError{What: "kernel", Row: i, Col: i + j, Value: v}
 			}
 		}
+		maxDiag = max(maxDiag, K[i*n+i])
+	}
+	// A negative diagonal is no positive semi-definite kernel: the
+	// factorisation says so.
+	if maxDiag >= 0 && noise > NoiseRatio*maxDiag {
+		return &NoiseError{Noise: noise, MaxDiag: maxDiag, Limit: NoiseRatio * maxDiag}
+	}
+	for i := 0; i < n; i++ {
 		K[i*n+i] += noise
 	}
 	return nil
@@ -124,20 +148,28 @@ func addNoise(K []float64, n int, noise float64) error {
 
 // meanStd is numpy's mean and std (two passes, population), the
 // deviation replaced by 1 below 10·ε as scikit-learn's
-// _handle_zeros_in_scale does.
+// _handle_zeros_in_scale does. The sums are taken in units of a power of
+// two near the largest |y|: exact, so the figures are numpy's to the bit,
+// yet labels near ±MaxFloat64 do not overflow the squares.
 func meanStd(y []float64) (mean, std float64) {
+	top := 0.0
 	for _, v := range y {
-		mean += v
+		top = max(top, math.Abs(v))
+	}
+	_, e := math.Frexp(top)
+	unit := math.Ldexp(1, e-1) // ≤ top, so never 2^1024
+	for _, v := range y {
+		mean += v / unit
 	}
 	mean /= float64(len(y))
 	for _, v := range y {
-		std += (v - mean) * (v - mean)
+		std += (v/unit - mean) * (v/unit - mean)
 	}
-	std = math.Sqrt(std / float64(len(y)))
+	std = math.Sqrt(std/float64(len(y))) * unit
 	if std < 10*0x1p-52 {
 		std = 1
 	}
-	return mean, std
+	return mean * unit, std
 }
 
 func (m *Model) normalized(y []float64) []float64 {
@@ -156,11 +188,25 @@ func (m *Model) Mean(kz []float64) float64 { return m.YScale*dot(kz, m.Alpha) + 
 // whose kernel values against the training objects are kz and whose
 // kernel value with itself is kzz: one triangular solve v = U⁻ᵀkz, and
 // the variance kzz − ‖v‖², 0 when rounding makes it negative (as
-// scikit-learn does).
+// scikit-learn does). The difference is taken in units of a power of two
+// near max |v_i| when that is past 1, exactly, so that ‖v‖² past float64 with a finite
+// difference does not turn into an infinite (or zero) variance.
 func (m *Model) Predict(kz []float64, kzz float64) (mean, std float64) {
 	v := append([]float64(nil), kz...)
 	_ = dense.SolveUT(m.U, m.N, m.N, v, 1, nil) // cannot fail without a poll
-	return m.Mean(kz), m.YScale * math.Sqrt(max(0, kzz-dot(v, v)))
+	top := 0.0
+	for _, x := range v {
+		top = max(top, math.Abs(x))
+	}
+	if math.IsInf(top, 0) || math.IsNaN(top) {
+		return m.Mean(kz), math.NaN()
+	}
+	_, e := math.Frexp(top)
+	unit := max(1, math.Ldexp(1, e-1)) // scaled down only: kzz/unit² must not overflow
+	for i := range v {
+		v[i] /= unit
+	}
+	return m.Mean(kz), m.YScale * math.Sqrt(max(0, kzz/unit/unit-dot(v, v))) * unit
 }
 
 // TrainMean is the posterior mean at the training objects, whose labels
@@ -188,7 +234,7 @@ func (m *Model) TrainStd(poll func() error) ([]float64, error) {
 	}
 	s2 := m.Noise
 	for i, v := range d {
-		d[i] = m.YScale * math.Sqrt(max(0, s2-s2*s2*v))
+		d[i] = m.YScale * math.Sqrt(max(0, s2-s2*(s2*v))) // σ⁴ alone may overflow
 	}
 	return d, nil
 }

@@ -334,3 +334,76 @@ func BenchmarkFit2000(b *testing.B) {
 		}
 	})
 }
+
+func relNear(got, want, rel float64) bool { return math.Abs(got-want) <= rel*math.Abs(want) }
+
+// TestExtremeScales against closed forms with K = k·I, y = (3, 6): the
+// means k·y/(k + noise), the std √(k·noise/(k + noise)); a new object z
+// with kernel values kz and kzz has the mean kz·y/(k + noise) and the
+// variance kzz − ‖kz‖²/(k + noise). Scales where noise² or ‖v‖² leave
+// float64 though the answers do not, kernel values near MaxFloat64; labels near ±MaxFloat64 with
+// normalisation (the deviation's squares overflowed).
+func TestExtremeScales(t *testing.T) {
+	for _, tc := range []struct {
+		k, noise, zs float64 // K = k·I, z's kernel values zs·(2, 5), kzz = zs²·29/k
+		scale        float64 // the labels' factor
+	}{
+		{1, 1, 1, 1},
+		{1e300, 1e300, 1e300, 1},
+		{1, 1e8, 1, 1},
+		{1, 0.1, 1e153, 1}, // kzz is 2.9e307
+		{1, 1, 1, 1e306},   // the deviation²s overflow
+	} {
+		y := []float64{3 * tc.scale, 6 * tc.scale}
+		for _, normalize := range []bool{false, true} {
+			m, err := Fit([]float64{tc.k, 0, 0, tc.k}, y, tc.noise, normalize, nil)
+			if err != nil {
+				t.Fatalf("%+v: %v", tc, err)
+			}
+			mu, sd := 0.0, 1.0
+			if normalize {
+				mu, sd = 4.5*tc.scale, 1.5*tc.scale
+			}
+			std, err := m.TrainStd(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := tc.k + tc.noise
+			for i, got := range m.TrainMean(y) {
+				want := mu + tc.k*(y[i]-mu)/a
+				if !relNear(got, want, 1e-7) || !relNear(std[i], sd*math.Sqrt(tc.k/a*tc.noise), 1e-7) {
+					t.Fatalf("%+v normalize=%v row %d: %v ± %v, want %v ± %v", tc, normalize, i, got, std[i], want, sd*math.Sqrt(tc.k/a*tc.noise))
+				}
+			}
+			kz := []float64{2 * tc.zs, 5 * tc.zs}
+			kzz := tc.zs / tc.k * tc.zs * 29
+			gm, gs := m.Predict(kz, kzz)
+			wm := mu + (kz[0]*(y[0]-mu)+kz[1]*(y[1]-mu))/a
+			ws := sd * tc.zs * math.Sqrt(29*tc.noise/a/tc.k)
+			if !relNear(gm, wm, 1e-12) || !relNear(gs, ws, 1e-7) {
+				t.Fatalf("%+v normalize=%v new: %v ± %v, want %v ± %v", tc, normalize, gm, gs, wm, ws)
+			}
+		}
+	}
+}
+
+// TestNoiseLimit: a noise past NoiseRatio times the largest K_ii is a
+// *NoiseError naming both.
+func TestNoiseLimit(t *testing.T) {
+	for _, tc := range []struct {
+		K     []float64
+		noise float64
+		ok    bool
+	}{
+		{[]float64{1, 0, 0, 2}, 2e8, true},
+		{[]float64{1, 0, 0, 2}, 2.0000001e8, false},
+		{[]float64{1, 0, 0, 1}, 1e308, false},
+		{[]float64{0, 0, 0, 0}, 1e-300, false},
+	} {
+		_, err := Fit(tc.K, []float64{1, 2}, tc.noise, false, nil)
+		var ne *NoiseError
+		if tc.ok != (err == nil) || (!tc.ok && (!errors.As(err, &ne) || ne.Noise != tc.noise || ne.MaxDiag != max(tc.K[0], tc.K[3]))) {
+			t.Fatalf("%+v: %v", tc, err)
+		}
+	}
+}
