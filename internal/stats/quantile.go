@@ -3,7 +3,6 @@ package stats
 import (
 	"errors"
 	"math"
-	"slices"
 
 	"github.com/ksql/ksql/internal/rng"
 )
@@ -21,7 +20,7 @@ type Distances struct {
 // PairDistances measures all n(n−1)/2 pairs of xs when that is at most
 // maxPairs, else maxPairs pairs of distinct vectors drawn from seed (with
 // replacement, as kernlab's sigest draws them). interrupt, if not nil, is
-// polled every row or every 4096 pairs.
+// polled every row or every 4096 pairs, and through the sorts.
 func PairDistances(xs [][]float64, maxPairs int, seed uint64, interrupt func() error) (Distances, error) {
 	n := len(xs)
 	if n < 2 {
@@ -58,8 +57,11 @@ func PairDistances(xs [][]float64, maxPairs int, seed uint64, interrupt func() e
 			d.L2[p], d.L1[p] = dist(xs[i], xs[j])
 		}
 	}
-	slices.Sort(d.L2)
-	slices.Sort(d.L1)
+	for _, xs := range [][]float64{d.L2, d.L1} {
+		if err := sortPolled(xs, interrupt); err != nil {
+			return Distances{}, err
+		}
+	}
 	return d, nil
 }
 
