@@ -410,7 +410,7 @@ func fitScale(objs []kernels.Object) *featureScale {
 		}
 	}
 	for k, m := range unit {
-		_, e := math.Frexp(m) // m = f·2^e, f in [0.5, 1)
+		_, e := math.Frexp(m)        // m = f·2^e, f in [0.5, 1)
 		unit[k] = math.Ldexp(1, e-1) // ≤ m, so no 2^1024
 	}
 	for _, o := range objs {
