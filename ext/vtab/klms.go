@@ -3,6 +3,7 @@ package vtab
 import (
 	"errors"
 	"fmt"
+	"github.com/ksql/ksql/internal/dense"
 	"strings"
 
 	"github.com/ksql/ksql/ext/host"
@@ -105,11 +106,11 @@ func (m *klmsModel) fitModel(f *fitting) (fitted, error) {
 	}
 	if m.folds > 0 {
 		r.cv, err = crossPredict(n, m.folds, m.seed, func(train []int) (func(int) float64, error) {
-			res, err := krr.FitLMS(subMatrix(K, n, train, train), pick(y, train), m.step, int(m.epochs), m.mode, f.err)
+			res, err := krr.FitLMS(dense.SubMatrix(K, n, train, train), pick(y, train), m.step, int(m.epochs), m.mode, f.err)
 			if err != nil {
 				return nil, klmsError(f, err)
 			}
-			return func(o int) float64 { return krr.Predict(res.Beta, subMatrix(K, n, []int{o}, train)) }, nil
+			return func(o int) float64 { return krr.Predict(res.Beta, dense.SubMatrix(K, n, []int{o}, train)) }, nil
 		})
 	}
 	return r, err

@@ -3,6 +3,7 @@ package vtab
 import (
 	"errors"
 	"fmt"
+	"github.com/ksql/ksql/internal/dense"
 	"strings"
 
 	"github.com/ksql/ksql/internal/kernels"
@@ -88,11 +89,11 @@ func (m *krrModel) fitModel(f *fitting) (fitted, error) {
 	r := &regressFit{labels: y, f: f, figures: [][2]any{{"method", "exact"}, {"alpha", m.alpha}}}
 	if m.folds > 0 {
 		r.cv, err = crossPredict(n, m.folds, m.seed, func(train []int) (func(int) float64, error) {
-			c, err := krr.FitPolled(subMatrix(K, n, train, train), pick(y, train), m.alpha, f.err)
+			c, err := krr.FitPolled(dense.SubMatrix(K, n, train, train), pick(y, train), m.alpha, f.err)
 			if err != nil {
 				return nil, krrError(f, err)
 			}
-			return func(o int) float64 { return krr.Predict(c, subMatrix(K, n, []int{o}, train)) }, nil
+			return func(o int) float64 { return krr.Predict(c, dense.SubMatrix(K, n, []int{o}, train)) }, nil
 		})
 		if err != nil {
 			return nil, err
@@ -126,13 +127,13 @@ func (m *krrModel) fitNystrom(f *fitting, y []float64) (fitted, error) {
 	if err != nil {
 		return nil, err
 	}
-	W := subMatrix(C, nl, marks, seq(nl))
+	W := dense.SubMatrix(C, nl, marks, seq(nl))
 	r := &regressFit{labels: y, f: f, basisRows: marks,
 		figures: [][2]any{{"method", "nystrom"}, {"alpha", m.alpha}, {"landmarks", int64(nl)}}}
 	if m.folds > 0 {
 		// The folds keep the landmarks (their objects, not their labels).
 		r.cv, err = crossPredict(n, m.folds, m.seed, func(train []int) (func(int) float64, error) {
-			b, err := krr.FitNystromWPolled(subMatrix(C, nl, train, seq(nl)), W, pick(y, train), m.alpha, f.err)
+			b, err := krr.FitNystromWPolled(dense.SubMatrix(C, nl, train, seq(nl)), W, pick(y, train), m.alpha, f.err)
 			if err != nil {
 				return nil, krrError(f, err)
 			}

@@ -113,17 +113,6 @@ func crossPredict(n, k int, seed uint64, fit func(train []int) (func(r int) floa
 	return out, nil
 }
 
-// subMatrix copies the rows × cols block of the n-column matrix K.
-func subMatrix(K []float64, n int, rows, cols []int) []float64 {
-	out := make([]float64, 0, len(rows)*len(cols))
-	for _, i := range rows {
-		for _, j := range cols {
-			out = append(out, K[i*n+j])
-		}
-	}
-	return out
-}
-
 // regressFit is a fitted regression: coefficients over basis objects,
 // and the stored rows' answers.
 type regressFit struct {

@@ -356,7 +356,7 @@ func CrossPredict(K []float64, y []int, classes, components int, reg float64, fo
 		if err := coversClasses(y, tr, classes); err != nil {
 			return nil, &FoldError{Fold: g, Err: err}
 		}
-		model, err := FitPolled(subMatrix(K, n, tr, tr), pick(y, tr), classes, components, reg, interrupt)
+		model, err := FitPolled(dense.SubMatrix(K, n, tr, tr), pick(y, tr), classes, components, reg, interrupt)
 		if err != nil {
 			return nil, &FoldError{Fold: g, Err: err}
 		}
@@ -391,17 +391,6 @@ func pick(y, rows []int) []int {
 	out := make([]int, len(rows))
 	for t, r := range rows {
 		out[t] = y[r]
-	}
-	return out
-}
-
-// subMatrix copies the rows × cols block of the n-column matrix K.
-func subMatrix(K []float64, n int, rows, cols []int) []float64 {
-	out := make([]float64, 0, len(rows)*len(cols))
-	for _, i := range rows {
-		for _, j := range cols {
-			out = append(out, K[i*n+j])
-		}
 	}
 	return out
 }
