@@ -155,7 +155,8 @@ func TestDenseFitsInterrupted(t *testing.T) {
 				}
 				loadPoints(t, db, small, c.big)
 				r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
-				delay := func() time.Duration { return time.Duration(300+r.IntN(2200)) * time.Millisecond }
+				// early enough to land inside the fit on a quiet machine too
+				delay := func() time.Duration { return time.Duration(150+r.IntN(650)) * time.Millisecond }
 				var stmts []string
 				if c.using == "" {
 					stmts = []string{c.scan}
