@@ -131,6 +131,17 @@ func (r *gpFit) finite(f *fitting) error {
 				idText(f.snap.ids[f.snap.rows[o]]), v, maxAbs(r.labels), finiteHint)}
 		}
 	}
+	// normalize_y fits labels of ±1e308, but ksql_model's squared errors
+	// of such answers pass float64's range: refuse rather than report Inf.
+	for _, e := range [2]struct {
+		name string
+		p    []float64
+	}{{"train_mse", r.pred}, {"cv_mse", r.cv}} {
+		if e.p != nil && math.IsInf(mse(e.p, r.labels), 0) {
+			return fitFailure{fmt.Errorf("the %s overflows: the labels (the largest |label| is %g) are too large for float64 arithmetic; "+
+				"divide the labels by a power of ten", e.name, maxAbs(r.labels))}
+		}
+	}
 	return nil
 }
 
