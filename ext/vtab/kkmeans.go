@@ -88,11 +88,15 @@ func (m *clusterModel) fit(f *fitting) (fitted, error) {
 func clusterError(f *fitting, err error) error {
 	var nf *cluster.NonFiniteError
 	var ne *cluster.NegativeError
+	var re *cluster.RangeError
 	var ie *cluster.IsolatedError
 	switch {
 	case errors.As(err, &nf):
 		return fitFailure{f.objError(nf.Row, nf.Col, fmt.Errorf("the kernel value is %v; clustering needs finite values "+
 			"(raw string kernels overflow on long texts: use normalize(...) or gauss(sigma=..., over=...))", nf.Value))}
+	case errors.As(err, &re):
+		return fitFailure{fmt.Errorf("the largest |kernel value| is %g, past %g, beyond which the sums of the %d objects' kernel values overflow; "+
+			"bring the vectors to a smaller scale or use a bounded kernel such as normalize(...) or gauss(...)", re.Max, re.Limit, len(f.objs()))}
 	case errors.As(err, &ne):
 		return fitFailure{f.objError(ne.Row, ne.Col, fmt.Errorf("the kernel value is %v; spectral clustering takes the kernel as an affinity, "+
 			"which must be ≥ 0 (use a kernel with values ≥ 0, such as gauss(...), laplace(...) or normalize(ngram(...)))", ne.Value))}
@@ -124,6 +128,9 @@ func (fit *kkmeansFit) predict(z *newObject, dst []any) error {
 		return err
 	}
 	c, d2 := cluster.Nearest(kz, kzz[0], fit.res)
+	if math.IsInf(d2, 0) || math.IsNaN(d2) {
+		return fmt.Errorf("input: its distance to every centre overflows (%v); a model answers only for finite values (%s)", d2, finiteHint)
+	}
 	dst[0], dst[1] = int64(c+1), math.Sqrt(d2)
 	return nil
 }

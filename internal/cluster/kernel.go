@@ -29,6 +29,32 @@ func (e *NonFiniteError) Error() string {
 	return fmt.Sprintf("cluster: entry (%d, %d) is %v", e.Row, e.Col, e.Value)
 }
 
+// RangeError is a Gram matrix whose entries, each finite, are so large
+// that the sums of up to n² of them that k-means forms overflow float64.
+type RangeError struct {
+	// Max is the largest |entry|, Limit the largest allowed.
+	Max, Limit float64
+}
+
+func (e *RangeError) Error() string {
+	return fmt.Sprintf("cluster: the largest |entry| %g is past %g, beyond which the sums of entries overflow", e.Max, e.Limit)
+}
+
+// checkRange bounds the entries so that no sum, centre norm, distance or
+// objective overflows: each is at most (n² + 2n + 2) times the largest
+// |entry|.
+func checkRange(K []float64, n int) error {
+	m := 0.0
+	for _, v := range K {
+		m = math.Max(m, math.Abs(v))
+	}
+	nf := float64(n)
+	if limit := math.MaxFloat64 / (nf*nf + 2*nf + 2); m > limit {
+		return &RangeError{Max: m, Limit: limit}
+	}
+	return nil
+}
+
 // KernelKMeans partitions n objects by kernel k-means on their Gram matrix
 // K (n×n, row-major, symmetric): Lloyd's algorithm in feature space,
 // where the squared distance of object i to the mean of cluster c is
@@ -47,6 +73,9 @@ func KernelKMeans(K []float64, n int, opt Options) (*KernelResult, error) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, &NonFiniteError{Row: i / n, Col: i % n, Value: v}
 		}
+	}
+	if err := checkRange(K, n); err != nil {
+		return nil, err
 	}
 	g := &gramGeometry{K: K, n: n, self: make([]float64, opt.K), sums: make([]float64, n*opt.K), prev: make([]int, n)}
 	res, err := run(g, opt)
