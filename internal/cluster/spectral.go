@@ -92,9 +92,11 @@ func Spectral(A []float64, n int, opt Options) (*SpectralResult, error) {
 }
 
 // degrees zeroes A's diagonal, checks its entries and returns 1/√d_i for
-// the row sums d_i.
+// the row sums d_i. D^(−1/2) A D^(−1/2) does not change when A is scaled,
+// so entries so large that a row sum would overflow are first scaled by a
+// power of two below 1 (exactly) rather than give d_i = +Inf and rows of 0.
 func degrees(A []float64, n int, poll func() error) ([]float64, error) {
-	dinv := make([]float64, n)
+	largest := 0.0
 	for i := 0; i < n; i++ {
 		if i%rowChunk == 0 {
 			if err := poll(); err != nil {
@@ -102,7 +104,6 @@ func degrees(A []float64, n int, poll func() error) ([]float64, error) {
 			}
 		}
 		A[i*n+i] = 0
-		sum := 0.0
 		for j, v := range A[i*n : (i+1)*n] {
 			switch {
 			case math.IsNaN(v) || math.IsInf(v, 0):
@@ -110,6 +111,20 @@ func degrees(A []float64, n int, poll func() error) ([]float64, error) {
 			case v < 0:
 				return nil, &NegativeError{Row: min(i, j), Col: max(i, j), Value: v}
 			}
+			largest = math.Max(largest, v)
+		}
+	}
+	if largest > math.MaxFloat64/float64(n) {
+		_, e := math.Frexp(largest)
+		s := math.Ldexp(1, -e)
+		for i := range A {
+			A[i] *= s
+		}
+	}
+	dinv := make([]float64, n)
+	for i := 0; i < n; i++ {
+		sum := 0.0
+		for _, v := range A[i*n : (i+1)*n] {
 			sum += v
 		}
 		if !(sum > 0) {
