@@ -404,9 +404,15 @@ func fitScale(objs []kernels.Object) *featureScale {
 	n := float64(len(objs))
 	sc := &featureScale{mean: make([]float64, d), std: make([]float64, d)}
 	unit := make([]float64, d)
+	same := make([]bool, d) // every row holds objs[0]'s value
+	for k := range same {
+		same[k] = true
+	}
 	for _, o := range objs {
 		for k := range d {
-			unit[k] = max(unit[k], math.Abs(o.Vec.At(k)))
+			x := o.Vec.At(k)
+			unit[k] = max(unit[k], math.Abs(x))
+			same[k] = same[k] && x == objs[0].Vec.At(k)
 		}
 	}
 	for k, m := range unit {
@@ -440,6 +446,12 @@ func fitScale(objs []kernels.Object) *featureScale {
 			sc.std[k] = math.Sqrt(v) * unit[k]
 		}
 		sc.mean[k] *= unit[k]
+		if same[k] {
+			// The computed mean of a constant can miss it by an ulp, and
+			// undivided, an ulp of 1e308 is a coordinate of 1e292 whose
+			// square is +Inf: the constant itself centres it to 0.
+			sc.mean[k] = objs[0].Vec.At(k)
+		}
 	}
 	return sc
 }
@@ -451,7 +463,13 @@ func (sc *featureScale) apply(v kernels.Vec, dst []float64) []float64 {
 		dst = make([]float64, v.Len())
 	}
 	for k := range dst {
-		dst[k] = (v.At(k) - sc.mean[k]) / sc.std[k]
+		x := v.At(k)
+		d := x - sc.mean[k]
+		if math.IsInf(d, 0) { // a value and a mean of opposite signs near ±MaxFloat64; halves are exact there
+			dst[k] = (x/2 - sc.mean[k]/2) / sc.std[k] * 2
+			continue
+		}
+		dst[k] = d / sc.std[k]
 	}
 	return dst
 }
