@@ -330,3 +330,26 @@ func checkSelect(q string) (string, error) {
 	}
 	return q, nil
 }
+
+// sameName compares names as SQLite compares identifiers: ASCII letters
+// without case, every other byte exactly. Unicode folding (strings.EqualFold)
+// would take "É" for "é" or "ſ" for "s", which are other columns or
+// tables to SQLite.
+func sameName(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range len(a) {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}

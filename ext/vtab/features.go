@@ -94,7 +94,7 @@ func (s *source) hasRange() bool {
 func (s *source) setFeatures(names []ident) error {
 	for i, a := range names {
 		for _, b := range names[:i] {
-			if strings.EqualFold(a.name, b.name) {
+			if sameName(a.name, b.name) {
 				return fmt.Errorf("columns= reads column %s twice; each column is one coordinate", quoteIdent(a.name))
 			}
 		}
@@ -117,7 +117,7 @@ func (s *source) resolve(c *host.Conn) error {
 		return err
 	}
 	at := func(name string) int {
-		return slices.IndexFunc(cols, func(c string) bool { return strings.EqualFold(c, name) })
+		return slices.IndexFunc(cols, func(c string) bool { return sameName(c, name) })
 	}
 	var names []ident
 	for _, it := range s.features {
@@ -342,7 +342,7 @@ func (s *source) objectFields(t string) ([]float64, error) {
 			return nil, bad(err)
 		}
 		key, _ := tok.(string)
-		k := slices.IndexFunc(s.fcols, func(f ident) bool { return strings.EqualFold(f.name, key) })
+		k := slices.IndexFunc(s.fcols, func(f ident) bool { return sameName(f.name, key) })
 		if k < 0 {
 			return nil, fmt.Errorf("the new object has key %s, which is not one of columns= (%s)", quoteExcerpt(key), s.featureNames())
 		}

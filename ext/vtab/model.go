@@ -216,7 +216,7 @@ func (m modelModule) newTable(c *host.Conn, args []string) (*modelTable, error) 
 	}
 	t.cols = t.model.columns()
 	for _, c := range append([]string{"id", "input"}, t.cols...) {
-		if name, _, _ := strings.Cut(c, " "); strings.EqualFold(name, t.name.name) {
+		if name, _, _ := strings.Cut(c, " "); sameName(name, t.name.name) {
 			return nil, fmt.Errorf("a table named %s would clash with its column %s (the hidden column named after the table takes INSERT INTO %s(%s) VALUES ('refit')); choose another name",
 				t.name.name, name, t.name.name, t.name.name)
 		}
@@ -708,7 +708,7 @@ func (r *registry) lookup(id ident) *modelTable {
 	}
 	var keys []string
 	for k, t := range r.tables {
-		if strings.EqualFold(t.name.name, id.name) {
+		if sameName(t.name.name, id.name) {
 			keys = append(keys, k)
 		}
 	}

@@ -217,7 +217,7 @@ func (s *source) checkColumns(c *host.Conn) error {
 		want = append(want, struct{ key, name string }{e.key, s.cols[i].name})
 	}
 	for _, col := range want {
-		if slices.ContainsFunc(cols, func(c string) bool { return strings.EqualFold(c, col.name) }) {
+		if slices.ContainsFunc(cols, func(c string) bool { return sameName(c, col.name) }) {
 			continue
 		}
 		if isRowidName(col.name) {

@@ -233,7 +233,7 @@ func (t *modelTable) Rename(newName string) (err error) {
 	defer guard(t.kind.name, &err)
 	to := ident{schema: t.name.schema, name: newName + fitSuffix}
 	owned, _, err := t.ownsShadow()
-	if err == nil && owned && !strings.EqualFold(to.name, t.shadow().name) {
+	if err == nil && owned && !sameName(to.name, t.shadow().name) {
 		var taken bool
 		if taken, err = t.tableExists(to); err == nil && taken {
 			err = fmt.Errorf("cannot rename %s to %s: %s keeps its fit in a table named %s, and one already exists",
