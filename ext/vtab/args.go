@@ -196,9 +196,25 @@ type columnItem struct {
 
 func (c columnItem) String() string {
 	if c.to == "" {
-		return c.from
+		return columnName(c.from)
 	}
-	return c.from + ".." + c.to
+	return columnName(c.from) + ".." + columnName(c.to)
+}
+
+// columnName writes a name as columns= reads it back: bare when it can be,
+// else in double quotes ("a b", "x..y"), so that a message's columns=
+// can be pasted.
+func columnName(s string) string {
+	for i, r := range s {
+		bare := r == '_' || r == '$' || r >= 0x80 || 'a' <= r|0x20 && r|0x20 <= 'z' || i > 0 && '0' <= r && r <= '9'
+		if !bare {
+			return quoteIdent(s)
+		}
+	}
+	if s == "" {
+		return quoteIdent(s)
+	}
+	return s
 }
 
 // parseColumns reads a columns= value (already unquoted): names and

@@ -135,7 +135,7 @@ func (s *source) resolve(c *host.Conn) error {
 			return fmt.Errorf("columns=%s: table %s has no column %s (its columns, in order: %s)", it, s.table, quoteIdent(missing), strings.Join(cols, ", "))
 		case i > j:
 			return fmt.Errorf("columns=%s: %s comes after %s in table %s (its columns, in order: %s); a range runs in table order, as columns=%s..%s",
-				it, quoteIdent(cols[i]), quoteIdent(cols[j]), s.table, strings.Join(cols, ", "), cols[j], cols[i])
+				it, quoteIdent(cols[i]), quoteIdent(cols[j]), s.table, strings.Join(cols, ", "), columnName(cols[j]), columnName(cols[i]))
 		}
 		for k := i; k <= j; k++ {
 			names = append(names, ident{name: cols[k]})
