@@ -131,7 +131,7 @@ func (fit *svmNystromFit) landmarkMap(f *fitting, block func(lo, hi int, dst []f
 			W[a*nl+b] = (W[a*nl+b] + W[b*nl+a]) / 2
 		}
 	}
-	M, r, _, err := svm.NystromMap(W, nl)
+	M, r, _, err := svm.NystromMap(W, nl, f.err)
 	var kv *svm.KernelValueError
 	if errors.As(err, &kv) {
 		return 0, svmError(f, &svm.KernelValueError{Row: fit.marks[kv.Row], Col: fit.marks[kv.Col], Value: kv.Value})
@@ -140,6 +140,9 @@ func (fit *svmNystromFit) landmarkMap(f *fitting, block func(lo, hi int, dst []f
 		var le *svm.LengthError
 		if errors.As(err, &le) {
 			return 0, err
+		}
+		if ierr := f.err(); ierr != nil {
+			return 0, ierr
 		}
 		return 0, fitFailure{fmt.Errorf("method=nystrom: %v; the kernel is not positive semi-definite or is zero on them",
 			strings.TrimPrefix(err.Error(), "svm: "))}

@@ -355,7 +355,7 @@ func TestNystromMap(t *testing.T) {
 			W[a*m+b] = math.Exp(-s / 2)
 		}
 	}
-	M, r, minEig, err := NystromMap(append([]float64(nil), W...), m)
+	M, r, minEig, err := NystromMap(append([]float64(nil), W...), m, nil)
 	if err != nil || r != m || minEig <= 0 {
 		t.Fatalf("r %d, min eigenvalue %g, %v", r, minEig, err)
 	}
@@ -388,11 +388,11 @@ func TestNystromMap(t *testing.T) {
 	}
 	// A rank-one W keeps one feature; a NaN kernel value is named.
 	one := []float64{1, 1, 1, 1}
-	if _, r, _, err := NystromMap(one, 2); err != nil || r != 1 {
+	if _, r, _, err := NystromMap(one, 2, nil); err != nil || r != 1 {
 		t.Fatalf("rank-one W: r %d, %v", r, err)
 	}
 	var kv *KernelValueError
-	if _, _, _, err := NystromMap([]float64{1, math.NaN(), math.NaN(), 1}, 2); !errors.As(err, &kv) || kv.Row != 0 || kv.Col != 1 {
+	if _, _, _, err := NystromMap([]float64{1, math.NaN(), math.NaN(), 1}, 2, nil); !errors.As(err, &kv) || kv.Row != 0 || kv.Col != 1 {
 		t.Fatalf("NaN in W: %v", err)
 	}
 }

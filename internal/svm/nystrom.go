@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/ksql/ksql/internal/dense"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/mat"
 )
 
 // NystromMap returns M = U_r·Σ_r^(−1/2) (m×r, row-major) for the landmarks'
@@ -19,27 +19,27 @@ import (
 // Uᵀ, which changes no inner product of the kept directions. minEig is W's
 // smallest eigenvalue (negative: the kernel is not positive semi-definite
 // on the landmarks).
-func NystromMap(W []float64, m int) (M []float64, r int, minEig float64, err error) {
+func NystromMap(W []float64, m int, poll func() error) (M []float64, r int, minEig float64, err error) {
 	if m < 1 || len(W) != m*m {
 		return nil, 0, 0, &LengthError{Name: "W", Got: len(W), Want: m * max(m, 1)}
 	}
-	sym := mat.NewSymDense(m, nil)
 	for a := 0; a < m; a++ {
 		for b := a; b < m; b++ {
-			v := W[a*m+b]
-			if math.IsNaN(v) || math.IsInf(v, 0) {
+			if v := W[a*m+b]; math.IsNaN(v) || math.IsInf(v, 0) {
 				return nil, 0, 0, &KernelValueError{Row: a, Col: b, Value: v}
 			}
-			sym.SetSym(a, b, v)
 		}
 	}
-	var eig mat.EigenSym
-	if !eig.Factorize(sym, true) {
+	// Thousands of landmarks are seconds of eigendecomposition: dense's
+	// polls poll, where gonum's could not be stopped.
+	U := append([]float64(nil), W...)
+	vals, err := dense.EigenSym(U, m, m, poll) // ascending; U's columns become the eigenvectors
+	if errors.Is(err, dense.ErrNoConvergence) {
 		return nil, 0, 0, errors.New("svm: the eigendecomposition of the landmarks' Gram matrix did not converge")
 	}
-	vals := eig.Values(nil) // ascending
-	var vecs mat.Dense
-	eig.VectorsTo(&vecs)
+	if err != nil {
+		return nil, 0, 0, err
+	}
 	top := vals[m-1]
 	tol := float64(m) * 0x1p-52 * top
 	var keep []int
@@ -56,7 +56,7 @@ func NystromMap(W []float64, m int) (M []float64, r int, minEig float64, err err
 	for c, j := range keep {
 		s := 1 / math.Sqrt(vals[j])
 		for i := 0; i < m; i++ {
-			M[i*r+c] = vecs.At(i, j) * s
+			M[i*r+c] = U[i*m+j] * s
 		}
 	}
 	return M, r, vals[0], nil
