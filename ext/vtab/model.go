@@ -253,12 +253,16 @@ func (t *modelTable) create() error {
 	if err := t.src.validate(t.hc); err != nil {
 		return err
 	}
-	if taken, err := t.tableExists(t.shadow()); err != nil || taken {
+	if kind, err := t.nameTaken(t.shadow()); err != nil || kind != "" {
 		if err != nil {
 			return err
 		}
-		return fmt.Errorf("cannot create %s: a table named %s already exists, and %s would keep its fit there; drop or rename %s, or choose another name",
-			t.name.name, t.shadow().name, t.name.name, t.shadow().name)
+		what := "a table"
+		if kind == "index" {
+			what = "an index"
+		}
+		return fmt.Errorf("cannot create %s: %s named %s already exists, and %s would keep its fit there; drop or rename %s, or choose another name",
+			t.name.name, what, t.shadow().name, t.name.name, t.shadow().name)
 	}
 	snap, fit, err := t.current()
 	var empty emptySource

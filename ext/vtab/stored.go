@@ -205,10 +205,18 @@ func (t *modelTable) notOwned() error {
 // tableExists says whether a table, view or virtual table called id
 // exists in id's schema (names compare as SQLite's do, without case).
 func (t *modelTable) tableExists(id ident) (bool, error) {
-	found := false
-	err := t.hc.Query("SELECT 1 FROM "+sqlIdent(id.schema)+".sqlite_master WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE",
-		[]any{id.name}, func([]any) error { found = true; return nil })
-	return found, err
+	kind, err := t.nameTaken(id)
+	return kind == "table" || kind == "view", err
+}
+
+// nameTaken says what holds the name id in id's schema: "table" (virtual
+// tables too), "view", "index" (tables and indexes share one namespace),
+// or "" when nothing does.
+func (t *modelTable) nameTaken(id ident) (string, error) {
+	kind := ""
+	err := t.hc.Query("SELECT type FROM "+sqlIdent(id.schema)+".sqlite_master WHERE type IN ('table', 'view', 'index') AND name = ? COLLATE NOCASE",
+		[]any{id.name}, func(v []any) error { kind, _ = v[0].(string); return nil })
+	return kind, err
 }
 
 // exec runs a statement that returns no rows on the table's connection.
@@ -234,10 +242,14 @@ func (t *modelTable) Rename(newName string) (err error) {
 	to := ident{schema: t.name.schema, name: newName + fitSuffix}
 	owned, _, err := t.ownsShadow()
 	if err == nil && owned && !sameName(to.name, t.shadow().name) {
-		var taken bool
-		if taken, err = t.tableExists(to); err == nil && taken {
-			err = fmt.Errorf("cannot rename %s to %s: %s keeps its fit in a table named %s, and one already exists",
-				t.name.name, newName, t.name.name, to.name)
+		var kind string
+		if kind, err = t.nameTaken(to); err == nil && kind != "" {
+			what := "one"
+			if kind == "index" {
+				what = "an index of that name"
+			}
+			err = fmt.Errorf("cannot rename %s to %s: %s keeps its fit in a table named %s, and %s already exists",
+				t.name.name, newName, t.name.name, to.name, what)
 		}
 		if err == nil {
 			err = t.exec("ALTER TABLE " + t.shadow().sql() + " RENAME TO " + sqlIdent(to.name))
