@@ -330,7 +330,12 @@ func (s *source) featureNames() string {
 func (s *source) objectFields(t string) ([]float64, error) {
 	dec := json.NewDecoder(strings.NewReader(t))
 	dec.UseNumber()
-	bad := func(err error) error { return fmt.Errorf("the new object is not a JSON object of numbers: %v", err) }
+	bad := func(err error) error {
+		if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+			return errors.New("the new object ends before its closing }")
+		}
+		return fmt.Errorf("the new object is not a JSON object of numbers: %v", err)
+	}
 	if _, err := dec.Token(); err != nil {
 		return nil, bad(err)
 	}
