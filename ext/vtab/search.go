@@ -440,6 +440,7 @@ func (s *search) makePoints(base []string, axes []gridAxis) error {
 	}
 	groups := map[string]*searchGroup{}
 	idx := make([]int, len(axes))
+	var first *searchPoint
 	for p := 0; p < int(total); p++ {
 		rest := p
 		for a := len(axes) - 1; a >= 0; a-- {
@@ -447,6 +448,11 @@ func (s *search) makePoints(base []string, axes []gridAxis) error {
 		}
 		pt, err := s.point(base, axes, idx)
 		if err != nil {
+			return err
+		}
+		if first == nil {
+			first = pt
+		} else if err := comparable(first, pt); err != nil {
 			return err
 		}
 		key := s.sourceKey(pt)
@@ -464,6 +470,22 @@ func (s *search) makePoints(base []string, axes []gridAxis) error {
 		s.points = append(s.points, pt)
 	}
 	return nil
+}
+
+// scoredBy is a model whose cv score is one of several figures (svm's
+// type picks accuracy, MSE or the outlier fraction).
+type scoredBy interface{ cvKey() string }
+
+// comparable refuses two points whose scores are different figures: an
+// accuracy and a negated MSE ranked in one list would crown either.
+func comparable(a, b *searchPoint) error {
+	ka, okA := a.t.model.(scoredBy)
+	kb, okB := b.t.model.(scoredBy)
+	if !okA || !okB || ka.cvKey() == kb.cvKey() {
+		return nil
+	}
+	return fmt.Errorf("grid points %s (scored by %s) and %s (scored by %s) are not comparable; search each kind of model in its own model_search",
+		a.grid, ka.cvKey(), b.grid, kb.cvKey())
 }
 
 // point makes the table of one grid point, as CREATE would.

@@ -79,6 +79,17 @@ type svmModel struct {
 	maxIter        int // method=nystrom's bound on passes per problem
 }
 
+// cvKey is the ksql_model figure model_search scores the type by.
+func (m *svmModel) cvKey() string {
+	switch {
+	case m.typ == svm.OneClass:
+		return "cv_outlier_fraction"
+	case m.typ.Regression():
+		return "cv_mse"
+	}
+	return "cv_accuracy"
+}
+
 func configureSVM(opts options) (model, error) {
 	typ, err := svmType(opts)
 	if err != nil {
