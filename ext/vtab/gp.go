@@ -131,17 +131,6 @@ func (r *gpFit) finite(f *fitting) error {
 				idText(f.snap.ids[f.snap.rows[o]]), v, maxAbs(r.labels), finiteHint)}
 		}
 	}
-	// normalize_y fits labels of ±1e308, but ksql_model's squared errors
-	// of such answers pass float64's range: refuse rather than report Inf.
-	for _, e := range [2]struct {
-		name string
-		p    []float64
-	}{{"train_mse", r.pred}, {"cv_mse", r.cv}} {
-		if e.p != nil && math.IsInf(mse(e.p, r.labels), 0) {
-			return fitFailure{fmt.Errorf("the %s overflows: the labels (the largest |label| is %g) are too large for float64 arithmetic; "+
-				"divide the labels by a power of ten", e.name, maxAbs(r.labels))}
-		}
-	}
 	return nil
 }
 
@@ -208,9 +197,9 @@ func (r *gpFit) predict(z *newObject, dst []any) error {
 
 func (r *gpFit) report() [][2]any {
 	out := [][2]any{{"noise", r.model.Noise}, {"normalize_y", fmt.Sprint(r.normalize)},
-		{"log_marginal_likelihood", r.model.LML}, {"train_mse", mse(r.pred, r.labels)}}
+		{"log_marginal_likelihood", r.model.LML}, mseFigure("train_mse", r.pred, r.labels)}
 	if r.cv != nil {
-		out = append(out, [2]any{"cv_mse", mse(r.cv, r.labels)})
+		out = append(out, mseFigure("cv_mse", r.cv, r.labels))
 	}
 	return out
 }
@@ -223,3 +212,13 @@ var (
 
 // GP is the gp module.
 var GP = newModelModule(&gpKind)
+
+// mseFigure is ksql_model's row for a mean squared error: labels near
+// ±1e308 fit (normalize_y, svm's bounded dual), but their squared errors
+// pass float64's range, which the row says in words rather than as Inf.
+func mseFigure(name string, p, y []float64) [2]any {
+	if v := mse(p, y); !math.IsInf(v, 0) && !math.IsNaN(v) {
+		return [2]any{name, v}
+	}
+	return [2]any{name, fmt.Sprintf("overflows float64: the squared errors of labels up to %g pass its range; divide the labels by a power of ten", maxAbs(y))}
+}

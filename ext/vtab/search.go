@@ -618,6 +618,10 @@ func (s *search) fit(pt *searchPoint, row *searchRow) error {
 	}
 	s.hc.Stats.Fits.Add(1)
 	key, score, ok := cvScore(fit)
+	if why := cvUnscored(fit); !ok && why != "" {
+		row.err = s.kind.name + ": " + why
+		return nil
+	}
 	if !ok {
 		return fmt.Errorf("%s with %s: its fit reports no cv score (cv_accuracy, cv_mse or cv_outlier_fraction)", s.kind.name, pt.grid)
 	}
@@ -652,6 +656,23 @@ func cvScore(fit fitted) (key string, score float64, ok bool) {
 		}
 	}
 	return "", 0, false
+}
+
+// cvUnscored is why a fit's cv figure is words, not a number (an MSE
+// past float64's range), or "" when it is not.
+func cvUnscored(fit fitted) string {
+	r, isReporter := fit.(reporter)
+	if !isReporter {
+		return ""
+	}
+	for _, kv := range r.report() {
+		for _, c := range cvScores {
+			if why, isText := kv[1].(string); isText && kv[0] == c.key {
+				return c.key + " " + why
+			}
+		}
+	}
+	return ""
 }
 
 // foldSpread is the population standard deviation of the score over the

@@ -287,29 +287,7 @@ func (m *svmModel) fit(f *fitting) (fitted, error) {
 	if err := fit.trainingAnswers(f); err != nil {
 		return nil, err
 	}
-	if err := fit.mseFinite(); err != nil {
-		return nil, err
-	}
 	return fit, nil
-}
-
-// mseFinite refuses a regression whose squared errors, as ksql_model
-// reports them, pass float64's range: labels of ±1e308 fit (C bounds the
-// dual), but their MSE would read Inf.
-func (fit *svmFit) mseFinite() error {
-	if fit.targets == nil {
-		return nil
-	}
-	for _, e := range [2]struct {
-		name string
-		p    []float64
-	}{{"train_mse", fit.dec}, {"cv_mse", fit.cvValue}} {
-		if e.p != nil && math.IsInf(mse(e.p, fit.targets), 0) {
-			return fitFailure{fmt.Errorf("type=%s: the %s overflows: the labels (the largest |label| is %g) are too large for float64 arithmetic; "+
-				"divide the labels by a power of ten", fit.model.Type, e.name, maxAbs(fit.targets))}
-		}
-	}
-	return nil
 }
 
 // answersTooBig is the error of a fit whose stored answers (each row's
@@ -767,9 +745,9 @@ func (fit *svmFit) reportSingle() [][2]any {
 		}
 		return fit.warnings(out)
 	}
-	out = append(out, [2]any{"train_mse", mse(fit.dec, fit.targets)})
+	out = append(out, mseFigure("train_mse", fit.dec, fit.targets))
 	if fit.cvValue != nil {
-		out = append(out, [2]any{"cv_mse", mse(fit.cvValue, fit.targets)})
+		out = append(out, mseFigure("cv_mse", fit.cvValue, fit.targets))
 	}
 	return fit.warnings(out)
 }
