@@ -401,6 +401,11 @@ func parseGrid(text string, kind *modelKind, base []string) ([]gridAxis, error) 
 func gridValue(key string, v any) (string, error) {
 	switch x := v.(type) {
 	case string:
+		// SQLite's messages and module arguments end at a NUL: the
+		// point's error would be cut off there.
+		if strings.ContainsRune(x, 0) {
+			return "", fmt.Errorf("grid key %s: a string value holds a NUL character (\\u0000), which no module argument can", quoteExcerpt(key))
+		}
 		return sqlQuote(x), nil
 	case json.Number:
 		return x.String(), nil
