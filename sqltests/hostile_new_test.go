@@ -1,6 +1,11 @@
 package sqltests
 
 import (
+	"bytes"
+	"encoding/gob"
+	"fmt"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -35,6 +40,56 @@ func TestNewFitsCancelled(t *testing.T) {
 				if err := db.QueryRow("SELECT count(*) FROM sqlite_master WHERE name IN ('m', 'm_fit')").Scan(&n); err != nil || n != 0 {
 					t.Errorf("%s: after the cancel %d tables (%v)", using, n, err)
 				}
+			}
+		})
+	}
+}
+
+// gpWireMirror has the field names of the gp part's gob (ext/vtab's
+// gpWire), so that a test can forge one.
+type gpWireMirror struct {
+	Alpha, Pred, Std, CV []float64
+	YMean, YScale, LML   float64
+	FactorParts          int
+}
+
+// TestForgedGPWithoutCV: a gp fit of a table with folds= whose stored
+// part lacks the cross-validated answers (forged, its checksum
+// recomputed) was taken: cv_prediction read NULL for every row. The decode
+// refuses it and the table refits.
+func TestForgedGPWithoutCV(t *testing.T) {
+	for _, drv := range withLoadable(t) {
+		t.Run(driverLabel(drv), func(t *testing.T) {
+			dsn := "file:" + filepath.Join(t.TempDir(), "gp.db")
+			db := openFile(t, drv, dsn)
+			mustExec(t, db, `CREATE TABLE pts(id INTEGER PRIMARY KEY, v TEXT, y REAL)`)
+			for i := 1; i <= 6; i++ {
+				mustExec(t, db, fmt.Sprintf("INSERT INTO pts VALUES (%d, '[%d, %g]', %g)", i, i%4, 0.5*float64(i), float64(i*i%7)))
+			}
+			mustExec(t, db, `CREATE VIRTUAL TABLE g USING gp(table=pts, id=id, column=v, label=y, kernel='gauss(sigma=1)', noise=0.1, folds=2)`)
+			parts := shadowParts(t, db, "g")
+			var w gpWireMirror
+			if err := gob.NewDecoder(bytes.NewReader(parts["gp"])).Decode(&w); err != nil || len(w.CV) != 6 {
+				t.Fatalf("the gp part: %v, %d cv answers", err, len(w.CV))
+			}
+			w.CV = nil
+			var b bytes.Buffer
+			if err := gob.NewEncoder(&b).Encode(w); err != nil {
+				t.Fatal(err)
+			}
+			parts["gp"] = b.Bytes()
+			forge(parts)
+			writeParts(t, db, "g", parts)
+			db.Close()
+			db = openFile(t, drv, dsn)
+			defer db.Close()
+			var nulls int
+			if err := db.QueryRow(`SELECT count(*) FROM g WHERE cv_prediction IS NULL`).Scan(&nulls); err != nil || nulls != 0 {
+				t.Errorf("forged: %d NULL cv_prediction (%v)", nulls, err)
+			}
+			note := modelValue(t, db, "g", "stored_fit")
+			if fit := modelValue(t, db, "g", "fit"); !strings.Contains(note, "does not match its source") || fit != "fitted on this connection" {
+				t.Errorf("ksql_model(g): fit %q, stored_fit %q; want a refit", fit, note)
 			}
 		})
 	}

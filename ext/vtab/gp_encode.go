@@ -64,7 +64,8 @@ func decodeGP(mod model, f *fitting, s *storedFit) (fitted, error) {
 	}
 	y, err := numericLabels(f)
 	n := len(f.objs())
-	if err != nil || len(w.Alpha) != n || len(w.Pred) != n || len(w.Std) != n || (w.CV != nil && len(w.CV) != n) {
+	folds := mod.(*gpModel).folds > 0 // a fit with folds= answers cv_prediction: its CV must be there
+	if err != nil || len(w.Alpha) != n || len(w.Pred) != n || len(w.Std) != n || (w.CV != nil) != folds || (folds && len(w.CV) != n) {
 		return nil, errors.New("the stored gp fit does not match its source")
 	}
 	if err := checkFiniteWire(&w); err != nil {
