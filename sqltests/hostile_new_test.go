@@ -94,3 +94,41 @@ func TestForgedGPWithoutCV(t *testing.T) {
 		})
 	}
 }
+
+// TestForgedSVMWithoutCV: a stored svm fit of a table with folds= whose
+// last 8 bytes were overwritten (a NaN's bits; its checksum recomputed)
+// decoded without its cross-validated answers and was taken: every
+// cv_prediction read NULL. A fit must hold them exactly when the table has
+// folds=, else the table refits.
+func TestForgedSVMWithoutCV(t *testing.T) {
+	for _, tc := range []struct{ using, part string }{
+		{"svm(table=p, id=id, column=v, kernel='gauss(sigma=1)', type=one_class, nu=0.3, folds=2)", "svm"},
+		{"svm(table=p, id=id, column=v, label=y, kernel='gauss(sigma=1)', method=nystrom, landmarks=3, folds=2)", "svm_nystrom"},
+	} {
+		for _, drv := range withLoadable(t) {
+			t.Run(tc.part+"/"+driverLabel(drv), func(t *testing.T) {
+				dsn := "file:" + filepath.Join(t.TempDir(), "svm.db")
+				db := openFile(t, drv, dsn)
+				mustExec(t, db, `CREATE TABLE p(id INTEGER PRIMARY KEY, v TEXT, y)`)
+				mustExec(t, db, `INSERT INTO p VALUES (1,'[0,0]',1),(2,'[0,1]',1),(3,'[1,0]',2),(4,'[1,1]',2),(5,'[2,2]',3),(6,'[3,2]',3)`)
+				mustExec(t, db, "CREATE VIRTUAL TABLE m USING "+tc.using)
+				parts := shadowParts(t, db, "m")
+				b := append([]byte(nil), parts[tc.part]...)
+				copy(b[len(b)-8:], []byte{0, 0, 0, 0, 0, 0, 0xf8, 0x7f})
+				parts[tc.part] = b
+				forge(parts)
+				writeParts(t, db, "m", parts)
+				db.Close()
+				db = openFile(t, drv, dsn)
+				defer db.Close()
+				var nulls int
+				if err := db.QueryRow(`SELECT count(*) FROM m WHERE cv_prediction IS NULL`).Scan(&nulls); err != nil || nulls != 0 {
+					t.Errorf("forged: %d NULL cv_prediction (%v)", nulls, err)
+				}
+				if fit := modelValue(t, db, "m", "fit"); fit != "fitted on this connection" {
+					t.Errorf("ksql_model(m): fit %q, stored_fit %q; want a refit", fit, modelValue(t, db, "m", "stored_fit"))
+				}
+			})
+		}
+	}
+}

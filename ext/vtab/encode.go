@@ -109,8 +109,8 @@ func decodeSVM(mod model, f *fitting, s *storedFit) (fitted, error) {
 	if err != nil || w.Model == nil || w.Model.Type != m.typ || w.Model.Validate() != nil || len(w.Dec) != n*w.Model.NumPairs() {
 		return nil, mismatch
 	}
-	if !plattMatches(w.Platt, m.probability, w.Model.NumPairs()) {
-		return nil, mismatch
+	if !plattMatches(w.Platt, m.probability, w.Model.NumPairs()) || (w.CVPred != nil || w.CVValue != nil) != (m.folds > 0) {
+		return nil, mismatch // a fit of a table with folds= answers cv_prediction: it must hold them
 	}
 	if m.typ.Regression() {
 		if w.Pred != nil || w.CVPred != nil || (w.CVValue != nil && len(w.CVValue) != n) {
@@ -171,7 +171,7 @@ func decodeSVMNystrom(m *svmModel, f *fitting, s *storedFit) (fitted, error) {
 	marks, merr := kpca.SampleLandmarks(n, m.landmarks, m.seed)
 	if err != nil || merr != nil || w.Model == nil || w.Model.Validate() != nil || w.Model.Classes != len(classes) ||
 		!slices.Equal(w.Landmarks, marks) || len(w.Proj) != len(w.Landmarks)*w.Model.Dim ||
-		len(w.Pred) != n || len(w.Dec) != n*w.Model.Problems() || (w.CVPred != nil && len(w.CVPred) != n) {
+		len(w.Pred) != n || len(w.Dec) != n*w.Model.Problems() || (w.CVPred != nil && len(w.CVPred) != n) || (w.CVPred != nil) != (m.folds > 0) {
 		return nil, mismatch
 	}
 	fit.classes = classes
