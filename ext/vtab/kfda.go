@@ -179,6 +179,9 @@ func (fit *kfdaFit) predict(z *newObject, dst []any) error {
 	proj := make([]float64, fit.m.Components)
 	fit.m.Project(kz, proj)
 	for j, v := range proj {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return fmt.Errorf("input: its projection f%d is %v; a model answers only for finite values (%s)", j+1, v, finiteHint)
+		}
 		dst[1+j] = v
 	}
 	dst[1+len(proj)] = fit.class(fit.m.Nearest(proj))

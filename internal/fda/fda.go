@@ -315,11 +315,12 @@ func ClassMeans(proj []float64, y []int, classes, components int) []float64 {
 // the discriminant space. It returns −1 when no distance is finite.
 func (m *Model) Nearest(proj []float64) int {
 	k := m.Components
+	scale := nearestScale(proj, m.Means, k)
 	best, bestD := -1, math.Inf(1)
 	for c := 0; c < len(m.Means)/k; c++ {
 		d := 0.0
 		for j, v := range proj {
-			e := v - m.Means[c*k+j]
+			e := (v - m.Means[c*k+j]) * scale
 			d += e * e
 		}
 		if d < bestD { // strict: the first of equals stays
@@ -327,6 +328,26 @@ func (m *Model) Nearest(proj []float64) int {
 		}
 	}
 	return best
+}
+
+// nearestScale is 1, or, when a difference of proj from a class mean is so
+// large that its square would overflow (and every distance read +Inf, so
+// no class would be nearest), the power of two that brings the largest
+// below 1: exact, so the order of the distances is kept.
+func nearestScale(proj, means []float64, k int) float64 {
+	largest := 0.0
+	for c := 0; c < len(means)/k; c++ {
+		for j, v := range proj {
+			if e := math.Abs(v - means[c*k+j]); e > largest && !math.IsInf(e, 0) {
+				largest = e
+			}
+		}
+	}
+	if largest <= 1e150 {
+		return 1
+	}
+	_, e := math.Frexp(largest)
+	return math.Ldexp(1, -e)
 }
 
 // FoldError is a fit on the rows outside one fold that failed.
