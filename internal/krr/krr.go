@@ -149,12 +149,7 @@ func FitNystrom(C []float64, landmarks []int, y []float64, alpha float64) ([]flo
 			W[a*m+b] = 0.5 * (C[landmarks[a]*m+b] + C[landmarks[b]*m+a])
 		}
 	}
-	return FitNystromW(C, W, y, alpha)
-}
-
-// FitNystromW is FitNystromWPolled with no interrupt check.
-func FitNystromW(C, Wv []float64, y []float64, alpha float64) ([]float64, error) {
-	return FitNystromWPolled(C, Wv, y, alpha, nil)
+	return FitNystromWPolled(C, W, y, alpha, nil)
 }
 
 // FitNystromWPolled is FitNystrom with the landmarks' m×m kernel matrix W
@@ -177,7 +172,7 @@ func FitNystromWPolled(C, Wv []float64, y []float64, alpha float64, interrupt fu
 	return fitMoments(CtC, cty.RawVector().Data, Wv, alpha, poll)
 }
 
-// FitNystromMoments is FitNystromW from CᵀC (m×m row-major, upper triangle
+// FitNystromMoments is FitNystromWPolled from CᵀC (m×m row-major, upper triangle
 // read) and Cᵀy instead of C and y, which a streaming fit accumulates over
 // blocks of rows without holding C.
 func FitNystromMoments(CtCv, Cty, Wv []float64, alpha float64) ([]float64, error) {

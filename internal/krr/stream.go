@@ -13,7 +13,7 @@ const StreamRows = 2048
 // objects lo ≤ i < hi (m = len(landmarks)).
 type BlockFunc func(lo, hi int, dst []float64) error
 
-// FitNystromStream is FitNystromW for n objects whose n×m kernel values
+// FitNystromStream is FitNystromWPolled for n objects whose n×m kernel values
 // are asked for in blocks, twice — CᵀC and Cᵀy, then the predictions — so
 // that memory is O(StreamRows·m + m² + n). It returns β and the
 // predictions Σ_l β_l·k(x_i, x_{landmarks[l]}) of the n objects. poll

@@ -342,7 +342,7 @@ func (c *svrColumns) compute(s *solver, row int, data []float32, start int) erro
 		return s.poll.fail(&ColumnError{Row: row, Err: err})
 	}
 	for k, v := range dst {
-		if !(math.Abs(v) <= math.MaxFloat32) {
+		if !(math.Abs(v) <= CacheLimit) {
 			return s.poll.fail(&KernelValueError{Row: row, Col: start + k, Value: v})
 		}
 		data[start+k] = float32(v)
