@@ -275,8 +275,8 @@ func newScatter(cols []column, rows [][]any) (*scatter, error) {
 	xmin, xmax, ymin, ymax := plotter.XYRange(sc.pts)
 	sc.xExp, sc.yExp = drawScale(xmin, xmax), drawScale(ymin, ymax)
 	for i := range sc.pts {
-		sc.pts[i].X /= pow10(sc.xExp)
-		sc.pts[i].Y /= pow10(sc.yExp)
+		sc.pts[i].X /= math.Pow10(sc.xExp)
+		sc.pts[i].Y /= math.Pow10(sc.yExp)
 	}
 	if cj >= 0 {
 		sc.cName = cols[cj].name
@@ -318,9 +318,9 @@ func (sc *scatter) colour(rows [][]any, keep []int, j int, c *column) {
 		}
 		sc.cExp = drawScale(sc.scaleMin, sc.scaleMax)
 		for i := range sc.values {
-			sc.values[i] /= pow10(sc.cExp)
+			sc.values[i] /= math.Pow10(sc.cExp)
 		}
-		sc.scaleMin, sc.scaleMax = sc.scaleMin/pow10(sc.cExp), sc.scaleMax/pow10(sc.cExp)
+		sc.scaleMin, sc.scaleMax = sc.scaleMin/math.Pow10(sc.cExp), sc.scaleMax/math.Pow10(sc.cExp)
 		return
 	case len(keep) <= maxTextLabels:
 		sc.labels = names
@@ -357,8 +357,6 @@ func drawScale(lo, hi float64) int {
 	}
 	return 0
 }
-
-func pow10(exp int) float64 { return math.Pow10(exp) }
 
 // scaledTicks are gonum's ticks, labelled with the values times 10^exp.
 type scaledTicks struct{ exp int }
@@ -483,24 +481,37 @@ var glyphShapes = []draw.GlyphDrawer{
 type polygonGlyph struct{ n, angle int }
 
 func (g polygonGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
-	r := sty.Radius * 1.2
+	n, angle, radius := g.outline(sty.Radius)
+	fillPolygon(c, sty.Color, pt, n, angle, radius)
+}
+
+// outline is the glyph's corners for a marker of the given radius: n of
+// them from angle degrees, corner i at radius(i). The page of --html
+// draws the same (markerPath).
+func (g polygonGlyph) outline(radius vg.Length) (int, float64, func(int) vg.Length) {
+	r := radius * 1.2
 	if g.n == 4 && g.angle == 45 {
-		r = sty.Radius * 1.15 // a square looks larger than a circle of its radius
+		r = radius * 1.15 // a square looks larger than a circle of its radius
 	}
-	fillPolygon(c, sty.Color, pt, g.n, float64(g.angle), func(int) vg.Length { return r })
+	return g.n, float64(g.angle), func(int) vg.Length { return r }
 }
 
 // starGlyph is a filled five-pointed star.
 type starGlyph struct{}
 
-func (starGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
-	r := sty.Radius * 1.45
-	fillPolygon(c, sty.Color, pt, 10, 90, func(i int) vg.Length {
+func (g starGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	n, angle, radius := g.outline(sty.Radius)
+	fillPolygon(c, sty.Color, pt, n, angle, radius)
+}
+
+func (starGlyph) outline(radius vg.Length) (int, float64, func(int) vg.Length) {
+	r := radius * 1.45
+	return 10, 90, func(i int) vg.Length {
 		if i%2 == 1 {
 			return r * 0.45
 		}
 		return r
-	})
+	}
 }
 
 func fillPolygon(c *draw.Canvas, col color.Color, pt vg.Point, n int, angle float64, radius func(int) vg.Length) {
@@ -744,8 +755,9 @@ func (sc *scatter) legendPanel() (func(draw.Canvas), vg.Length) {
 	width := head.Width(name)
 	for k, g := range sc.groups {
 		st := sc.groupStyle(k, 4, 0xFF)
-		leg.Add(clip(g.name, maxNameRunes), legendMarker{st})
-		width = max(width, leg.ThumbnailWidth+leg.TextStyle.Width(" "+clip(g.name, maxNameRunes)))
+		short := clip(g.name, maxNameRunes)
+		leg.Add(short, legendMarker{st})
+		width = max(width, leg.ThumbnailWidth+leg.TextStyle.Width(" "+short))
 	}
 	return func(c draw.Canvas) {
 		hh := head.Rectangle(name).Size().Y

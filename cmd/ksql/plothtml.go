@@ -48,6 +48,7 @@ func (sc *scatter) setTips(cols []column, rows [][]any, o *plotOptions) error {
 			return fmt.Errorf("--label %q is not a column of the query, whose columns are %s", o.label, strings.Join(names, ", "))
 		}
 	}
+	shown := []int{columnIndex(cols, sc.xName), columnIndex(cols, sc.yName), columnIndex(cols, sc.cName)}
 	sc.tips = make([]string, len(sc.keep))
 	for i, ri := range sc.keep {
 		if j >= 0 {
@@ -56,7 +57,7 @@ func (sc *scatter) setTips(cols []column, rows [][]any, o *plotOptions) error {
 			continue
 		}
 		var parts []string
-		for _, c := range []int{columnIndex(cols, sc.xName), columnIndex(cols, sc.yName), columnIndex(cols, sc.cName)} {
+		for _, c := range shown {
 			if c >= 0 {
 				v, _ := f.text(rows[ri][c], &cols[c])
 				parts = append(parts, clip(cols[c].name, maxNameRunes)+" = "+clip(v, maxNameRunes))
@@ -109,33 +110,22 @@ func boolInt(b bool) int {
 // down), the same shapes as the picture's glyphs.
 func markerPath(shape int, x, y, r float64) string {
 	var b strings.Builder
-	vertex := func(i int, a, rad float64) {
-		a *= math.Pi / 180
+	g, ok := glyphShapes[shape].(interface {
+		outline(vg.Length) (int, float64, func(int) vg.Length)
+	})
+	if !ok { // a circle, as two arcs
+		fmt.Fprintf(&b, "M%s,%sa%s,%s 0 1 0 %s,0a%s,%s 0 1 0 %s,0Z", num(x-r), num(y), num(r), num(r), num(2*r), num(r), num(r), num(-2*r))
+		return b.String()
+	}
+	n, angle, radius := g.outline(vg.Length(r))
+	for i := 0; i < n; i++ {
+		a := (angle + 360*float64(i)/float64(n)) * math.Pi / 180
 		op := "L"
 		if i == 0 {
 			op = "M"
 		}
+		rad := float64(radius(i))
 		fmt.Fprintf(&b, "%s%s,%s", op, num(x+rad*math.Cos(a)), num(y-rad*math.Sin(a)))
-	}
-	switch g := glyphShapes[shape].(type) {
-	case polygonGlyph:
-		rad := r * 1.2
-		if g.n == 4 && g.angle == 45 {
-			rad = r * 1.15
-		}
-		for i := 0; i < g.n; i++ {
-			vertex(i, float64(g.angle)+360*float64(i)/float64(g.n), rad)
-		}
-	case starGlyph:
-		for i := 0; i < 10; i++ {
-			rad := r * 1.45
-			if i%2 == 1 {
-				rad *= 0.45
-			}
-			vertex(i, 90+36*float64(i), rad)
-		}
-	default: // a circle, as two arcs
-		fmt.Fprintf(&b, "M%s,%sa%s,%s 0 1 0 %s,0a%s,%s 0 1 0 %s,0", num(x-r), num(y), num(r), num(r), num(2*r), num(r), num(r), num(-2*r))
 	}
 	b.WriteString("Z")
 	return b.String()
