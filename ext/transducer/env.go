@@ -42,11 +42,9 @@ var MaxBytes = &host.Setting{Name: "max_fst_bytes", Default: 1 << 30, Min: 1 << 
 // not share. Reading costs O(rows); composing T∘T⁻¹, far dearer, happens
 // only for a content not seen last time.
 type Env struct {
-	c       *host.Conn
-	mu      sync.Mutex
-	tabs    map[string]*entry
-	reading map[string]bool  // names whose rows are being read now
-	cycle   map[string]error // the error a read found reading its own name
+	c    *host.Conn
+	mu   sync.Mutex
+	tabs map[string]*entry
 }
 
 var _ kernels.Env = (*Env)(nil)
@@ -61,9 +59,7 @@ type envKey struct{}
 
 // For returns connection c's Env.
 func For(c *host.Conn) *Env {
-	return c.Value(envKey{}, func() any {
-		return &Env{c: c, tabs: map[string]*entry{}, reading: map[string]bool{}, cycle: map[string]error{}}
-	}).(*Env)
+	return c.Value(envKey{}, func() any { return &Env{c: c, tabs: map[string]*entry{}} }).(*Env)
 }
 
 // Prepare reads the transducer tables that spec refers to. It must run on
@@ -158,38 +154,12 @@ func (e *Env) table(name string, stmt uint64) (*fst.Table, error) {
 
 func quote(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
 
-// read returns the rows of table name and a
-// hash of their content. A table whose rows, read through SQL, need name
-// itself again (a view calling rational(fst=name) or transducer_weight
-// over name) is refused at the second level, before the recursion can
-// exhaust the stack.
+// read returns the rows of table name and a hash of their content. A
+// table whose rows, read through SQL, need name itself again (a view
+// calling rational(fst=name) or transducer_weight over name) meets
+// host.Conn.Query's refusal of a statement running inside itself, which
+// this words for every read on the way up.
 func (e *Env) read(name string) ([]fst.Row, [32]byte, error) {
-	key := asciiLower(name)
-	e.mu.Lock()
-	if e.reading[key] {
-		err := fmt.Errorf("rational(fst=%s): the table %s reads itself: reading its rows calls rational(fst=%s) or transducer_weight('%s', ...) again",
-			name, name, name, name)
-		e.cycle[key] = err
-		e.mu.Unlock()
-		return nil, [32]byte{}, err
-	}
-	e.reading[key] = true
-	e.mu.Unlock()
-	rows, sum, err := e.scan(name)
-	e.mu.Lock()
-	delete(e.reading, key)
-	if cyc := e.cycle[key]; cyc != nil {
-		delete(e.cycle, key)
-		if err != nil {
-			err = cyc // the inner error, whole, not wrapped in its query's
-		}
-	}
-	e.mu.Unlock()
-	return rows, sum, err
-}
-
-// scan runs the read of table name.
-func (e *Env) scan(name string) ([]fst.Row, [32]byte, error) {
 	max := MaxRows.Get(e.c)
 	var rows []fst.Row
 	var enc []byte
@@ -209,14 +179,12 @@ func (e *Env) scan(name string) ([]fst.Row, [32]byte, error) {
 		return nil
 	})
 	if err != nil {
-		var cyc bool
-		e.mu.Lock()
-		cyc = e.cycle[asciiLower(name)] != nil
-		e.mu.Unlock()
-		if !cyc {
-			err = readError(name, err)
+		var re *host.RecursionError
+		if errors.As(err, &re) && re.Again && re.Words == "" {
+			re.Words = fmt.Sprintf("the table %s reads itself: reading its rows calls rational(fst=%s) or transducer_weight('%s', ...) again",
+				name, name, name)
 		}
-		return nil, [32]byte{}, err
+		return nil, [32]byte{}, readError(name, err)
 	}
 	var sum [32]byte
 	h.Sum(sum[:0])
@@ -252,14 +220,4 @@ func readError(name string, err error) error {
 		err = fmt.Errorf("%s (a transducer table has columns src, dst, input, output, weight)", msg)
 	}
 	return fmt.Errorf("rational(fst=%s): %w", name, err)
-}
-
-// asciiLower folds name as SQLite compares identifiers (ASCII letters only).
-func asciiLower(name string) string {
-	return strings.Map(func(r rune) rune {
-		if 'A' <= r && r <= 'Z' {
-			return r + 'a' - 'A'
-		}
-		return r
-	}, name)
 }
