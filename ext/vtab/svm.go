@@ -707,21 +707,9 @@ func (fit *svmFit) report() [][2]any {
 		key := "[" + idText(fit.classes[m.Pairs[q].A]) + " vs " + idText(fit.classes[m.Pairs[q].B]) + "]"
 		out = append(out, [2]any{"probA" + key, s.A}, [2]any{"probB" + key, s.B})
 	}
-	correct := 0
-	for o, c := range fit.pred {
-		if compareValues(fit.classes[c], fit.labels[o]) == 0 {
-			correct++
-		}
-	}
-	out = append(out, [2]any{"training_accuracy", float64(correct) / float64(len(fit.pred))})
+	out = append(out, [2]any{"training_accuracy", accuracy(fit.classes, fit.pred, fit.labels)})
 	if fit.cvPred != nil {
-		right := 0
-		for o, c := range fit.cvPred {
-			if compareValues(fit.classes[c], fit.labels[o]) == 0 {
-				right++
-			}
-		}
-		out = append(out, [2]any{"cv_accuracy", float64(right) / float64(len(fit.cvPred))})
+		out = append(out, [2]any{"cv_accuracy", accuracy(fit.classes, fit.cvPred, fit.labels)})
 	}
 	return fit.warnings(out)
 }
