@@ -122,13 +122,8 @@ func (m *gpModel) fit(f *fitting) (fitted, error) {
 // numbers are due.
 func (r *gpFit) finite(f *fitting) error {
 	for _, vs := range [][]float64{r.pred, r.std, r.cv, r.model.Alpha} {
-		for o, v := range vs {
-			if !math.IsInf(v, 0) && !math.IsNaN(v) {
-				continue
-			}
-			return fitFailure{fmt.Errorf("the fit of row id=%s overflows (%v): the labels (the largest |label| is %g) or kernel values "+
-				"are too large for float64 arithmetic; divide the labels by a power of ten, or %s",
-				idText(f.snap.ids[f.snap.rows[o]]), v, maxAbs(r.labels), finiteHint)}
+		if o := firstNonFinite(vs); o >= 0 {
+			return overflowFailure(f, o, vs[o], r.labels)
 		}
 	}
 	return nil

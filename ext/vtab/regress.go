@@ -166,19 +166,25 @@ func finiteFit(f *fitting, fit fitted, err error) (fitted, error) {
 		return fit, err
 	}
 	for k, vs := range [][]float64{r.pred, r.cv, r.coef} {
-		for o, v := range vs {
-			if !math.IsInf(v, 0) && !math.IsNaN(v) {
-				continue
-			}
-			if k == 2 && r.basisRows != nil { // a Nyström coefficient belongs to a landmark
-				o = r.basisRows[o]
-			}
-			return nil, fitFailure{fmt.Errorf("the fit of row id=%s overflows (%v): the labels (the largest |label| is %g) or kernel values "+
-				"are too large for float64 arithmetic; divide the labels by a power of ten, or %s",
-				idText(f.snap.ids[f.snap.rows[o]]), v, maxAbs(r.labels), finiteHint)}
+		o := firstNonFinite(vs)
+		if o < 0 {
+			continue
 		}
+		v := vs[o]
+		if k == 2 && r.basisRows != nil { // a Nyström coefficient belongs to a landmark
+			o = r.basisRows[o]
+		}
+		return nil, overflowFailure(f, o, v, r.labels)
 	}
 	return r, nil
+}
+
+// overflowFailure refuses a fit whose answer v for object o is not finite
+// although the labels are.
+func overflowFailure(f *fitting, o int, v float64, labels []float64) error {
+	return fitFailure{fmt.Errorf("the fit of row id=%s overflows (%v): the labels (the largest |label| is %g) or kernel values "+
+		"are too large for float64 arithmetic; divide the labels by a power of ten, or %s",
+		idText(f.snap.ids[f.snap.rows[o]]), v, maxAbs(labels), finiteHint)}
 }
 
 func maxAbs(xs []float64) float64 {
