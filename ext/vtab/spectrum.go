@@ -138,8 +138,7 @@ func (c *spectrumCursor) gram(kernel, query string) ([]float64, int, error) {
 	}
 	n := len(snap.objs)
 	if need, max := int64(n)*int64(n)*8, maxGramBytes(c.t.hc); need > max {
-		return nil, 0, fmt.Errorf("%d objects need a %s Gram matrix, more than max_gram_bytes = %s; raise it with ksql_config('max_gram_bytes', N)",
-			n, sizeText(need), sizeText(max))
+		return nil, 0, objectsTooMany(n, max)
 	}
 	opt, err := gramOptions(c.t.hc, src.spec)
 	if err != nil {
