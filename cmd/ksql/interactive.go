@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/ksql/ksql/ext/catalog"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/peterh/liner"
 
+	"github.com/ksql/ksql/ext/catalog"
 	"github.com/ksql/ksql/internal/kernels"
 )
 
