@@ -45,12 +45,7 @@ func configureGP(opts options) (model, error) {
 	if m.normalize, err = boolOption(opts, "normalize_y"); err != nil {
 		return nil, err
 	}
-	seed, err := opts.integer("seed", 0, 0, 1<<62)
-	if err != nil {
-		return nil, err
-	}
-	m.seed = uint64(seed)
-	m.folds, err = foldsOption(opts)
+	m.folds, m.seed, err = foldsOption(opts)
 	return m, err
 }
 

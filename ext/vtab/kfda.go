@@ -41,12 +41,8 @@ func configureKFDA(opts options) (model, error) {
 	if err != nil {
 		return nil, err
 	}
-	folds, err := foldsOption(opts)
-	if err != nil {
-		return nil, err
-	}
-	seed, err := opts.integer("seed", 0, 0, 1<<62)
-	return &kfdaModel{k: int(k), reg: reg, folds: folds, seed: uint64(seed)}, err
+	folds, seed, err := foldsOption(opts)
+	return &kfdaModel{k: int(k), reg: reg, folds: folds, seed: seed}, err
 }
 
 func (m *kfdaModel) columns() []string {

@@ -56,12 +56,7 @@ func configureKLMS(opts options) (model, error) {
 	default:
 		return nil, fmt.Errorf("mode=%s: allowed batch (default) or online", mode)
 	}
-	seed, err := opts.integer("seed", 0, 0, 1<<62)
-	if err != nil {
-		return nil, err
-	}
-	m.seed = uint64(seed)
-	m.folds, err = foldsOption(opts)
+	m.folds, m.seed, err = foldsOption(opts)
 	return m, err
 }
 

@@ -54,12 +54,8 @@ func configureKRR(opts options) (model, error) {
 	if err != nil {
 		return nil, err
 	}
-	seed, err := opts.integer("seed", 0, 0, 1<<62)
-	if err != nil {
-		return nil, err
-	}
-	m.landmarks, m.seed = int(landmarks), uint64(seed)
-	m.folds, err = foldsOption(opts)
+	m.landmarks = int(landmarks)
+	m.folds, m.seed, err = foldsOption(opts)
 	return m, err
 }
 

@@ -81,10 +81,15 @@ func nystromHint(module string) string {
 	return ""
 }
 
-// foldsOptions reads folds= (and the seed= that shuffles them).
-func foldsOption(opts options) (int, error) {
+// foldsOption reads seed= (which shuffles the folds, among what else a
+// model draws) and folds= (0 when absent: no cross-validation).
+func foldsOption(opts options) (int, uint64, error) {
+	seed, err := opts.integer("seed", 0, 0, 1<<62)
+	if err != nil {
+		return 0, 0, err
+	}
 	k, err := opts.integer("folds", 0, 2, 1<<20)
-	return int(k), err
+	return int(k), uint64(seed), err
 }
 
 // crossPredict fills each object's prediction by the model fitted on the
