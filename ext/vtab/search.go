@@ -622,8 +622,8 @@ func (s *search) fit(pt *searchPoint, row *searchRow) error {
 		return nil
 	}
 	s.hc.Stats.Fits.Add(1)
-	key, score, ok := cvScore(fit)
-	if why := cvUnscored(fit); !ok && why != "" {
+	key, score, why, ok := cvScore(fit)
+	if !ok && why != "" {
 		row.err = s.kind.name + ": " + why
 		return nil
 	}
@@ -647,37 +647,30 @@ var cvScores = []struct {
 	{"cv_outlier_fraction", func(x float64) float64 { return 1 - x }},
 }
 
-// cvScore finds the fit's cv figure in what it reports to ksql_model.
-func cvScore(fit fitted) (key string, score float64, ok bool) {
+// cvScore finds the fit's cv figure in what it reports to ksql_model,
+// read once: a number gives the score; words (an MSE past float64's
+// range) give why, the reason the fit has none.
+func cvScore(fit fitted) (key string, score float64, why string, ok bool) {
 	r, isReporter := fit.(reporter)
 	if !isReporter {
-		return "", 0, false
+		return "", 0, "", false
 	}
 	for _, kv := range r.report() {
 		for _, c := range cvScores {
-			if v, isReal := kv[1].(float64); isReal && kv[0] == c.key {
-				return c.key, c.score(v), true
+			if kv[0] != c.key {
+				continue
+			}
+			switch v := kv[1].(type) {
+			case float64:
+				return c.key, c.score(v), "", true
+			case string:
+				if why == "" {
+					why = c.key + " " + v
+				}
 			}
 		}
 	}
-	return "", 0, false
-}
-
-// cvUnscored is why a fit's cv figure is words, not a number (an MSE
-// past float64's range), or "" when it is not.
-func cvUnscored(fit fitted) string {
-	r, isReporter := fit.(reporter)
-	if !isReporter {
-		return ""
-	}
-	for _, kv := range r.report() {
-		for _, c := range cvScores {
-			if why, isText := kv[1].(string); isText && kv[0] == c.key {
-				return c.key + " " + why
-			}
-		}
-	}
-	return ""
+	return "", 0, why, false
 }
 
 // foldSpread is the population standard deviation of the score over the
