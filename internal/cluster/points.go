@@ -25,17 +25,24 @@ func KMeans(X []float64, n, dim int, opt Options) (*Result, []float64, error) {
 		return nil, nil, err
 	}
 	centres := make([]float64, opt.K*dim)
-	for i, l := range res.Labels {
-		for a := 0; a < dim; a++ {
-			centres[l*dim+a] += X[i*dim+a]
+	means(X, dim, res.Labels, res.Sizes, centres)
+	return res, centres, nil
+}
+
+// means sets centres (zeroed, len(sizes)×dim) to the mean of each
+// cluster's rows of X.
+func means(X []float64, dim int, labels, sizes []int, centres []float64) {
+	for i, l := range labels {
+		c := centres[l*dim : (l+1)*dim]
+		for a, v := range X[i*dim : (i+1)*dim] {
+			c[a] += v
 		}
 	}
-	for c, s := range res.Sizes {
+	for c, s := range sizes {
 		for a := 0; a < dim; a++ {
 			centres[c*dim+a] /= float64(s)
 		}
 	}
-	return res, centres, nil
 }
 
 // pointGeometry is the space of the points themselves.
@@ -65,17 +72,7 @@ func dist2(a, b []float64) float64 {
 func (g *pointGeometry) toCentres(labels, sizes []int, k int, d []float64, poll func() error) error {
 	dim := g.dim
 	clear(g.centres)
-	for i, l := range labels {
-		c := g.centres[l*dim : (l+1)*dim]
-		for a, v := range g.X[i*dim : (i+1)*dim] {
-			c[a] += v
-		}
-	}
-	for c, s := range sizes {
-		for a := 0; a < dim; a++ {
-			g.centres[c*dim+a] /= float64(s)
-		}
-	}
+	means(g.X, dim, labels, sizes, g.centres)
 	for i := 0; i < g.n; i++ {
 		if i%(16*rowChunk) == 0 {
 			if err := poll(); err != nil {
