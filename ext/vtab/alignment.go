@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/ksql/ksql/ext/host"
-	"github.com/ksql/ksql/internal/kernels"
 	"github.com/ksql/ksql/internal/stats"
 )
 
@@ -18,13 +17,9 @@ var KernelAlignment = host.Func{Name: "kernel_alignment", MinArgs: 2, MaxArgs: 2
 
 func kernelAlignment(hc *host.Conn, args []any) (v any, err error) {
 	defer guard("kernel_alignment", &err)
-	ktext, ok := args[0].(string)
-	if !ok {
-		return nil, fmt.Errorf("kernel must be TEXT (a kernel spec), got %s", host.TypeName(args[0]))
-	}
-	spec, err := kernels.ParseCached(ktext)
+	spec, err := kernelArg(args[0])
 	if err != nil {
-		return nil, fmt.Errorf("kernel: %v", err)
+		return nil, err
 	}
 	rows, err := queryRows(hc, "query", cloneText(args[1]), []int{2}, gramRowLimit(hc), func(n int) error {
 		return fmt.Errorf("query: %v", objectsTooMany(n, maxGramBytes(hc)))

@@ -56,6 +56,19 @@ func queryRows(hc *host.Conn, arg string, q any, widths []int, limit int, tooMan
 	return rows, nil
 }
 
+// kernelArg parses the kernel argument of a discovery function.
+func kernelArg(v any) (*kernels.Spec, error) {
+	ktext, ok := v.(string)
+	if !ok {
+		return nil, fmt.Errorf("kernel must be TEXT (a kernel spec), got %s", host.TypeName(v))
+	}
+	spec, err := kernels.ParseCached(ktext)
+	if err != nil {
+		return nil, fmt.Errorf("kernel: %v", err)
+	}
+	return spec, nil
+}
+
 func contains(xs []int, x int) bool {
 	for _, y := range xs {
 		if x == y {

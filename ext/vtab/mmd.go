@@ -108,13 +108,9 @@ func (c *mmdCursor) filter(idxStr string, vals []any) error {
 			return fmt.Errorf("needs %s, as in %s", mmdArgNames[i], mmdUsage)
 		}
 	}
-	ktext, ok := c.args[0].(string)
-	if !ok {
-		return fmt.Errorf("kernel must be TEXT (a kernel spec), got %s", host.TypeName(c.args[0]))
-	}
-	spec, err := kernels.ParseCached(ktext)
+	spec, err := kernelArg(c.args[0])
 	if err != nil {
-		return fmt.Errorf("kernel: %v", err)
+		return err
 	}
 	perms, err := intArg("permutations", c.args[3], mmdDefPerms, 1, mmdMaxPerms)
 	if err != nil {
