@@ -46,14 +46,11 @@ type Conn struct {
 	valuesMu sync.Mutex
 	values   map[any]any
 
-	// nested counts the statements running through Query: while it is
-	// not zero, SQL that ksql runs (a module's source) is executing, and
-	// settings may not change (see Reading).
-	nested atomic.Int32
-
 	// running lists the statements running through Query, outermost
 	// first, each with its arguments, so that one that would run again
-	// inside itself is refused (see Query).
+	// inside itself is refused (see Query); while it is not empty, SQL
+	// that ksql runs (a module's source) is executing, and settings may
+	// not change (see Reading).
 	runningMu sync.Mutex
 	running   []string
 	refused   *RecursionError // the refusal below the running statements, if any
@@ -154,8 +151,6 @@ func (c *Conn) Query(query string, args []any, row func(vals []any) error) error
 		return err
 	}
 	defer c.leave()
-	c.nested.Add(1)
-	defer c.nested.Add(-1)
 	return c.outcome(c.query(query, args, row))
 }
 
@@ -266,7 +261,11 @@ func (c *Conn) leave() {
 // this connection. Whatever that SQL calls runs inside it: setters refuse
 // to change anything then, so that a source cannot raise a bound or
 // otherwise change the connection it is read on.
-func (c *Conn) Reading() bool { return c.nested.Load() > 0 }
+func (c *Conn) Reading() bool {
+	c.runningMu.Lock()
+	defer c.runningMu.Unlock()
+	return len(c.running) > 0
+}
 
 // SetContext records the context of the statement that is about to run on
 // the connection; adapters call it before every statement. A nil ctx clears it.
