@@ -105,10 +105,9 @@ func (e *Env) Digest(spec *kernels.Spec) ([]byte, error) {
 	return d, nil
 }
 
-// Table returns the rows of the transducer table name as they are now.
-func (e *Env) Table(name string) (*fst.Table, error) { return e.table(name, 0) }
-
-// TableCall is Table for one call of a scalar function, as PrepareCall.
+// TableCall returns the rows of the transducer table name as they are now,
+// for one call of a scalar function: as PrepareCall, a table read earlier
+// in the same statement is not read again.
 func (e *Env) TableCall(name string) (*fst.Table, error) { return e.table(name, e.c.Statement()) }
 
 // Resolve implements kernels.Env for tables Prepare has read.
