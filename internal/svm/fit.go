@@ -184,6 +184,23 @@ func group(y []int) (*grouping, error) {
 	return g, nil
 }
 
+// cacheBudget is opt.CacheBytes, DefaultCacheBytes for 0.
+func (opt *Options) cacheBudget() int64 {
+	if opt.CacheBytes == 0 {
+		return DefaultCacheBytes
+	}
+	return opt.CacheBytes
+}
+
+// iterBound is opt.MaxIter for a subproblem of l variables, libsvm's
+// max(10⁷, 100·l) for 0.
+func (opt *Options) iterBound(l int) int {
+	if opt.MaxIter == 0 {
+		return max(10000000, 100*l)
+	}
+	return opt.MaxIter
+}
+
 func checkOptions(opt *Options, k int) error {
 	if err := checkTypeOptions(opt); err != nil {
 		return err
@@ -253,10 +270,7 @@ func solvePairs(kern Kernel, g *grouping, diag []float64, opt *Options, stop *at
 	pairs := g.k * (g.k - 1) / 2
 	res := make([]binaryResult, pairs)
 	workers := min(max(opt.Workers, 1), pairs)
-	budget := opt.CacheBytes
-	if budget == 0 {
-		budget = DefaultCacheBytes
-	}
+	budget := opt.cacheBudget()
 	lmax := 0
 	for a := 0; a < g.k; a++ {
 		for b := a + 1; b < g.k; b++ {
@@ -277,10 +291,7 @@ func solvePairs(kern Kernel, g *grouping, diag []float64, opt *Options, stop *at
 		for q := next(); q >= 0; q = next() {
 			a, b := pairClasses(q, g.k)
 			l := g.fill(a, b, rows, ys)
-			s.maxIter = opt.MaxIter
-			if s.maxIter == 0 {
-				s.maxIter = max(10000000, 100*l)
-			}
+			s.maxIter = opt.iterBound(l)
 			cp, cn := opt.C, opt.C
 			if opt.ClassWeight != nil {
 				cp, cn = opt.C*opt.ClassWeight[a], opt.C*opt.ClassWeight[b]

@@ -218,10 +218,7 @@ func fitSingle(kern Kernel, n int, pr *general, opt *Options, coefOf func([]floa
 	if err != nil {
 		return nil, err
 	}
-	budget := opt.CacheBytes
-	if budget == 0 {
-		budget = DefaultCacheBytes
-	}
+	budget := opt.cacheBudget()
 	l := len(pr.rows)
 	var s *solver
 	if opt.Type.Regression() {
@@ -234,10 +231,7 @@ func fitSingle(kern Kernel, n int, pr *general, opt *Options, coefOf func([]floa
 	s.eps, s.shrinking = opt.Tol, !opt.NoShrinking
 	s.split = max(opt.Workers, 1)
 	s.splitErrs = make([]error, s.split)
-	s.maxIter = opt.MaxIter
-	if s.maxIter == 0 {
-		s.maxIter = max(10000000, 100*l)
-	}
+	s.maxIter = opt.iterBound(l)
 	res, err := s.solveGeneral(pr, diag, make([]float64, l))
 	if err != nil {
 		return nil, err
