@@ -51,13 +51,10 @@ func sqDist(Y []float64, i, j, dims int) float64 {
 // exact: ∂C/∂y_i = 4 Σ_j (exag·p_ij − q_ij)(y_i − y_j)/(1 + ‖y_i − y_j‖²).
 func (g *gradient) exact(Y []float64, exag float64, grad []float64) error {
 	n, d := g.P.n, g.dims
-	every := pollRows(n)
 	Z := 0.0
 	for i := 0; i < n; i++ {
-		if i%every == 0 {
-			if err := g.poll(); err != nil {
-				return err
-			}
+		if err := poll(g.poll, i, n); err != nil {
+			return err
 		}
 		for j := 0; j < n; j++ {
 			if i != j {
@@ -66,10 +63,8 @@ func (g *gradient) exact(Y []float64, exag float64, grad []float64) error {
 		}
 	}
 	for i := 0; i < n; i++ {
-		if i%every == 0 {
-			if err := g.poll(); err != nil {
-				return err
-			}
+		if err := poll(g.poll, i, n); err != nil {
+			return err
 		}
 		gi := grad[i*d : (i+1)*d]
 		clear(gi)
@@ -134,13 +129,10 @@ func (g *gradient) barnesHut(Y []float64, exag float64, grad []float64) error {
 // Barnes–Hut, so it checks poll too.
 func (g *gradient) kl(Y []float64) (float64, error) {
 	n, d := g.P.n, g.dims
-	every := pollRows(n)
 	Z := 0.0
 	for i := 0; i < n; i++ {
-		if i%every == 0 {
-			if err := g.poll(); err != nil {
-				return 0, err
-			}
+		if err := poll(g.poll, i, n); err != nil {
+			return 0, err
 		}
 		for j := 0; j < n; j++ {
 			if i != j {
@@ -155,10 +147,8 @@ func (g *gradient) kl(Y []float64) (float64, error) {
 	}
 	if g.P.dense != nil {
 		for i := 0; i < n; i++ {
-			if i%every == 0 {
-				if err := g.poll(); err != nil {
-					return 0, err
-				}
+			if err := poll(g.poll, i, n); err != nil {
+				return 0, err
 			}
 			for j := 0; j < n; j++ {
 				if i != j {
