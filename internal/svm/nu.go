@@ -1,9 +1,6 @@
 package svm
 
-import (
-	"errors"
-	"math"
-)
+import "math"
 
 // The general problem of libsvm's Solver, behind every Type:
 //
@@ -334,12 +331,8 @@ func (c *svrColumns) column(s *solver, i, m int) ([]float32, error) {
 // compute fills data[start:n] with K(row, start…n−1) as float32.
 func (c *svrColumns) compute(s *solver, row int, data []float32, start int) error {
 	dst := s.kbuf[:c.n-start]
-	if err := s.callColumn(row, c.ident[start:], dst); err != nil {
-		var pe *PanicError
-		if errors.As(err, &pe) {
-			return s.poll.fail(err)
-		}
-		return s.poll.fail(&ColumnError{Row: row, Err: err})
+	if err := s.kernelColumn(row, c.ident[start:], dst); err != nil {
+		return err
 	}
 	for k, v := range dst {
 		if !(math.Abs(v) <= CacheLimit) {

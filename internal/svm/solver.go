@@ -230,12 +230,8 @@ func (s *solver) column(i, n int) ([]float32, error) {
 func (s *solver) compute(i int, col []float32, start int, idx []int) error {
 	row := s.gpos[i]
 	dst := s.kbuf[:len(idx)]
-	if err := s.callColumn(row, idx, dst); err != nil {
-		var pe *PanicError
-		if errors.As(err, &pe) {
-			return s.poll.fail(err)
-		}
-		return s.poll.fail(&ColumnError{Row: row, Err: err})
+	if err := s.kernelColumn(row, idx, dst); err != nil {
+		return err
 	}
 	yi := s.y[i]
 	for k, v := range dst {
@@ -258,6 +254,20 @@ const (
 	minSplit   = 1024
 	splitChunk = 256
 )
+
+// kernelColumn is callColumn with its failure handed to the poller: a
+// helper's panic as it is, the callback's error as a *ColumnError.
+func (s *solver) kernelColumn(row int, idx []int, dst []float64) error {
+	err := s.callColumn(row, idx, dst)
+	if err == nil {
+		return nil
+	}
+	var pe *PanicError
+	if errors.As(err, &pe) {
+		return s.poll.fail(err)
+	}
+	return s.poll.fail(&ColumnError{Row: row, Err: err})
+}
 
 // callColumn runs the kernel callback, on up to s.split goroutines when
 // the column is long: for a binary problem, where there are no pairs to run
