@@ -29,7 +29,12 @@ func CrossProduct(C []float64, n, m int, G []float64, poll func() error) error {
 // CrossWork holds CrossProduct's packed panels, for a caller that adds
 // many blocks (a streaming fit) without allocating them each time. The
 // zero value is ready; it must not be used by two goroutines at once.
-type CrossWork struct{ a, b []float64 }
+// Workers bounds the goroutines of each block (0: runtime.GOMAXPROCS(0));
+// a streaming fit whose blocks already run side by side sets it to 1.
+type CrossWork struct {
+	a, b    []float64
+	Workers int
+}
 
 // Product is CrossProduct with w's panels.
 func (w *CrossWork) Product(C []float64, n, m int, G []float64, poll func() error) error {
@@ -47,7 +52,7 @@ func (w *CrossWork) Product(C []float64, n, m int, G []float64, poll func() erro
 		k := min(crossRows, n-lo)
 		packPanels(C[lo*m:], k, m, 4, a)
 		packPanels(C[lo*m:], k, m, 8, b)
-		err := par.For("dense.CrossProduct", pm, 0, 1, func(_, pb int) error {
+		err := par.For("dense.CrossProduct", pm, w.Workers, 1, func(_, pb int) error {
 			if poll != nil { // a block of rows is seconds of work when m is in the thousands
 				if err := poll(); err != nil {
 					return err
