@@ -5,27 +5,35 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/gonum"
 
+	"github.com/ksql/ksql/internal/dense"
 	"github.com/ksql/ksql/internal/par"
 )
 
-// pstrf is LAPACK's blocked pivoted Cholesky on the upper triangle of a,
-// PᵀAP = UᵀU with tolerance tol ≥ 0, returning the rank and piv (0-based).
-// It is gonum's Dpstrf, upper case (BSD-3-Clause, same operations in the
-// same order), with poll called before every column of a panel and every
-// band of rows of the trailing update: a kernel map of 30,000 objects
-// factors for minutes, one block of 64 columns for seconds, and an
-// interrupted statement must stop within milliseconds.
+// pstrfBlock is the panel height nb: each trailing update reads and writes
+// the trailing triangle once, so a taller panel means less memory traffic,
+// while the panel's own left-looking work (nb/2 row updates per column)
+// grows with it. A variable so that tests can try others.
+var pstrfBlock = 128
+
+// pstrfCols is the column chunk of a panel row's update, and pstrfRows the
+// row chunk of the deferred exchanges, shared among workers.
+const pstrfCols, pstrfRows = 512, 64
+
+// pstrf is LAPACK's blocked pivoted Cholesky (Dpstrf, upper case) on the
+// upper triangle of a, PᵀAP = UᵀU with tolerance tol ≥ 0, returning the
+// rank and piv (0-based). Each panel of nb rows is factored left-looking
+// with pivoting, as Dpstrf does; the trailing update A −= PᵀP, nearly all
+// of the n³/3 flops, is dense.SyrkSub's 4×8 tile kernel on every core.
+// Pivots are Dpstrf's and values agree with it to rounding; every value is
+// the same sums in the same order whatever the number of workers. poll is
+// called before every column of a panel, every group of rows of the
+// trailing update and of the deferred exchanges: a kernel map of 30,000
+// objects factors for minutes, and an interrupted statement must stop
+// within milliseconds.
 func pstrf(a []float64, n, lda int, piv []int, tol float64, poll func() error) (int, error) {
-	impl := gonum.Implementation{}
-	nb := impl.Ilaenv(1, "DPOTRF", "U", n, -1, -1, -1)
 	if n == 0 {
 		return 0, nil
-	}
-	if nb <= 1 || n <= nb {
-		r, _ := impl.Dpstf2(blas.Upper, n, a, lda, piv, tol, make([]float64, 2*n))
-		return r, nil
 	}
 	for i := range piv {
 		piv[i] = i
@@ -39,57 +47,54 @@ func pstrf(a []float64, n, lda int, piv []int, tol float64, poll func() error) (
 	if ajj <= 0 || math.IsNaN(ajj) {
 		return 0, nil
 	}
-	dots, work := make([]float64, n), make([]float64, n)
+	nb := max(1, pstrfBlock)
+	f := &pstrfState{a: a, n: n, lda: lda, piv: piv, tol: tol, poll: poll,
+		dots: make([]float64, n), work: make([]float64, n), diag: make([]float64, n), swap: make([]int, n)}
+	var w dense.CholWork
 	for k := 0; k < n; k += nb {
 		jb := min(nb, n-k)
-		r, done, err := pstrfPanel(a, n, lda, piv, tol, k, jb, dots, work, poll)
-		if err != nil || done {
-			return r, err
+		r, done, err := f.panel(k, jb)
+		if err != nil {
+			return 0, err
+		}
+		if done {
+			return r, f.exchangeRows(r, nb)
 		}
 		if j := k + jb; j < n {
-			if err := syrkRows(n-j, jb, a[k*lda+j:], lda, a[j*lda+j:], lda, poll); err != nil {
+			if err := w.SyrkSub(a[k*lda+j:], jb, n-j, lda, a[j*lda+j:], lda, poll); err != nil {
 				return 0, err
 			}
 		}
 	}
-	return n, nil
+	return n, f.exchangeRows(n, nb)
 }
 
-// syrkRows is Dsyrk(Upper, Trans, m, k, −1, p, ldp, 1, c, ldc) — the
-// trailing update c −= pᵀp — in bands of rows shared among workers, with
-// poll before each band: at n = 30,000 the whole update is seconds. Each
-// row is gonum's loop for that row (axpys in the same order), so the bits
-// are Dsyrk's whatever the number of workers.
-func syrkRows(m, k int, p []float64, ldp int, c []float64, ldc int, poll func() error) error {
-	const bandWork = 1 << 23 // multiply–adds: a few milliseconds
-	band := max(1, bandWork/(k*m))
-	bi := blas64.Implementation()
-	return par.For("kpca: pivoted Cholesky", (m+band-1)/band, 0, 1, func(_, b int) error {
-		if err := poll(); err != nil {
-			return err
-		}
-		for i := b * band; i < min(m, (b+1)*band); i++ {
-			row := c[i*ldc+i : i*ldc+m]
-			for l := 0; l < k; l++ {
-				if f := -p[l*ldp+i]; f != 0 {
-					bi.Daxpy(m-i, f, p[l*ldp+i:l*ldp+m], 1, row, 1)
-				}
-			}
-		}
-		return nil
-	})
+// pstrfState is one factorisation: the matrix, the pivots, and scratch
+// space. diag holds the trailing diagonal contiguously (read once a panel
+// rather than once a column: n² strided loads otherwise). swap[j] is the
+// object column j was exchanged with: rows of earlier panels, which
+// nothing reads again, get their column exchanges at the end, a row at a
+// time, instead of one strided pass over them for every pivot.
+type pstrfState struct {
+	a                []float64
+	n, lda           int
+	piv, swap        []int
+	tol              float64
+	poll             func() error
+	dots, work, diag []float64
 }
 
-// pstrfPanel factors columns k..k+jb−1 with pivoting (Dpstrf's inner
-// loop); done reports that the remaining diagonal fell to tol at column r.
-// poll is called before each column (O(jb·n) work).
-func pstrfPanel(a []float64, n, lda int, piv []int, tol float64, k, jb int, dots, work []float64, poll func() error) (r int, done bool, err error) {
-	bi := blas64.Implementation()
+// panel factors columns k..k+jb−1 with pivoting (Dpstrf's inner loop);
+// done reports that the remaining diagonal fell to tol at column r. poll
+// is called before each column (O(jb·n) work).
+func (f *pstrfState) panel(k, jb int) (r int, done bool, err error) {
+	a, n, lda := f.a, f.n, f.lda
+	dots, work, diag := f.dots, f.work, f.diag
 	for i := k; i < n; i++ {
-		dots[i] = 0
+		dots[i], diag[i] = 0, a[i*lda+i]
 	}
 	for j := k; j < k+jb; j++ {
-		if err := poll(); err != nil {
+		if err := f.poll(); err != nil {
 			return 0, false, err
 		}
 		for i := j; i < n; i++ {
@@ -97,9 +102,9 @@ func pstrfPanel(a []float64, n, lda int, piv []int, tol float64, k, jb int, dots
 				tmp := a[(j-1)*lda+i]
 				dots[i] += tmp * tmp
 			}
-			work[i] = a[i*lda+i] - dots[i]
+			work[i] = diag[i] - dots[i]
 		}
-		pvt, ajj := j, a[j*lda+j]
+		pvt, ajj := j, diag[j]
 		if j > 0 {
 			ajj = work[pvt]
 			for l := j + 1; l < n; l++ {
@@ -107,33 +112,88 @@ func pstrfPanel(a []float64, n, lda int, piv []int, tol float64, k, jb int, dots
 					pvt, ajj = l, wl
 				}
 			}
-			if ajj <= tol || math.IsNaN(ajj) {
+			if ajj <= f.tol || math.IsNaN(ajj) {
 				a[j*lda+j] = ajj
 				return j, true, nil
 			}
 		} else {
 			for l := 1; l < n; l++ { // the first pivot: the largest diagonal
-				if a[l*lda+l] > ajj {
-					pvt, ajj = l, a[l*lda+l]
+				if diag[l] > ajj {
+					pvt, ajj = l, diag[l]
 				}
 			}
 		}
+		f.swap[j] = pvt
 		if j != pvt {
-			a[pvt*lda+pvt] = a[j*lda+j]
-			bi.Dswap(j, a[j:], lda, a[pvt:], lda)
-			if pvt < n-1 {
-				bi.Dswap(n-pvt-1, a[j*lda+(pvt+1):], 1, a[pvt*lda+(pvt+1):], 1)
-			}
-			bi.Dswap(pvt-j-1, a[j*lda+(j+1):], 1, a[(j+1)*lda+pvt:], lda)
-			dots[j], dots[pvt] = dots[pvt], dots[j]
-			piv[j], piv[pvt] = piv[pvt], piv[j]
+			f.exchange(k, j, pvt)
 		}
 		ajj = math.Sqrt(ajj)
 		a[j*lda+j] = ajj
 		if j < n-1 {
-			bi.Dgemv(blas.Trans, j-k, n-j-1, -1, a[k*lda+j+1:], lda, a[k*lda+j:], lda, 1, a[j*lda+j+1:], 1)
-			bi.Dscal(n-j-1, 1/ajj, a[j*lda+j+1:], 1)
+			if err := panelRow(a, n, lda, k, j, ajj); err != nil {
+				return 0, false, err
+			}
 		}
 	}
 	return 0, false, nil
+}
+
+// exchange swaps objects j < p (Dpstrf's swaps) in the upper triangle
+// from row k on: column entries of the panel's rows above j, the
+// diagonals, the rows past p, and the stretch between them, which is row
+// j against column p. Rows above k wait for exchangeRows.
+func (f *pstrfState) exchange(k, j, p int) {
+	a, n, lda := f.a, f.n, f.lda
+	bi := blas64.Implementation()
+	a[p*lda+p], f.diag[p] = a[j*lda+j], f.diag[j]
+	bi.Dswap(j-k, a[k*lda+j:], lda, a[k*lda+p:], lda)
+	if p < n-1 {
+		bi.Dswap(n-p-1, a[j*lda+(p+1):], 1, a[p*lda+(p+1):], 1)
+	}
+	bi.Dswap(p-j-1, a[j*lda+(j+1):], 1, a[(j+1)*lda+p:], lda)
+	f.dots[j], f.dots[p] = f.dots[p], f.dots[j]
+	f.piv[j], f.piv[p] = f.piv[p], f.piv[j]
+}
+
+// exchangeRows makes the column exchanges of columns past each row's
+// panel, up to column r, that exchange left out: row by row, in chunks
+// shared among workers.
+func (f *pstrfState) exchangeRows(r, nb int) error {
+	a, lda, swap := f.a, f.lda, f.swap
+	return par.For("kpca: pivoted Cholesky", (r+pstrfRows-1)/pstrfRows, 0, 1, func(_, c int) error {
+		if err := f.poll(); err != nil {
+			return err
+		}
+		for i := c * pstrfRows; i < min(r, (c+1)*pstrfRows); i++ {
+			row := a[i*lda:]
+			for j := (i/nb + 1) * nb; j < r; j++ {
+				if p := swap[j]; p != j {
+					row[j], row[p] = row[p], row[j]
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// panelRow finishes row j of U from column j+1 on: it subtracts the
+// panel's rows k..j−1 above it (Dgemv) and divides by the pivot ajj, in
+// column chunks shared among workers when the row is long. Each entry's
+// operations do not depend on the chunks, let alone on the workers.
+func panelRow(a []float64, n, lda, k, j int, ajj float64) error {
+	bi := blas64.Implementation()
+	lo, cols := j+1, n-j-1
+	chunk := func(c0, c1 int) {
+		bi.Dgemv(blas.Trans, j-k, c1-c0, -1, a[k*lda+c0:], lda, a[k*lda+j:], lda, 1, a[j*lda+c0:], 1)
+		bi.Dscal(c1-c0, 1/ajj, a[j*lda+c0:], 1)
+	}
+	if (j-k)*cols < 1<<15 {
+		chunk(lo, n)
+		return nil
+	}
+	return par.For("kpca: pivoted Cholesky", (cols+pstrfCols-1)/pstrfCols, 0, 1, func(_, c int) error {
+		c0 := lo + c*pstrfCols
+		chunk(c0, min(n, c0+pstrfCols))
+		return nil
+	})
 }
