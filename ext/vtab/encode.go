@@ -36,24 +36,24 @@ func decodeKPCA(mod model, f *fitting, s *storedFit) (fitted, error) {
 	if err := m.UnmarshalBinary(b); err != nil {
 		return nil, err
 	}
-	objs := f.objs()
-	if m.N() != len(objs) {
+	n := f.n()
+	if m.N() != n {
 		return nil, errors.New("the stored kpca fit is for another number of objects")
 	}
 	if k := mod.(*kpcaModel).k; m.Components() != k {
 		return nil, fmt.Errorf("the stored kpca fit has %d components, the table %d", m.Components(), k)
 	}
-	basis := objs
-	if marks := m.Landmarks(); marks != nil {
-		basis = make([]kernels.Object, len(marks))
-		for l, i := range marks {
-			if i < 0 || i >= len(objs) {
-				return nil, errors.New("the stored kpca fit names a landmark out of range")
-			}
-			basis[l] = objs[i]
+	marks := m.Landmarks()
+	if marks == nil {
+		return &kpcaFit{model: m, basis: f.objs()}, nil
+	}
+	for _, i := range marks {
+		if i < 0 || i >= n {
+			return nil, errors.New("the stored kpca fit names a landmark out of range")
 		}
 	}
-	return &kpcaFit{model: m, basis: basis}, nil
+	// read when a new object needs them: a lean snapshot holds no objects
+	return &kpcaFit{model: m, f: f, marks: marks}, nil
 }
 
 func (f *mapFit) encode() ([]fitPart, error) { return binaryPart("kernel_map", f.m) }
@@ -239,7 +239,7 @@ func decodeRegress(_ model, f *fitting, s *storedFit) (fitted, error) {
 		return nil, err
 	}
 	y, err := numericLabels(f)
-	n := len(f.objs())
+	n := f.n()
 	basis := n
 	if w.BasisRows != nil {
 		basis = len(w.BasisRows)

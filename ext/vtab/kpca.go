@@ -9,6 +9,7 @@ import (
 
 	"github.com/ksql/ksql/internal/kernels"
 	"github.com/ksql/ksql/internal/kpca"
+	"github.com/ksql/ksql/internal/nystrom"
 )
 
 // kpcaKind is kpca(id, pc1..pck, input HIDDEN): kernel PCA of a source.
@@ -34,10 +35,13 @@ type kpcaModel struct {
 }
 
 // kpcaFit is a model and the objects a new object is compared with: all
-// objects (exact) or the landmarks (Nyström).
+// objects (exact) or the landmarks (Nyström), which a fit on a lean
+// snapshot reads when a new object first needs them.
 type kpcaFit struct {
 	model *kpca.Model
 	basis []kernels.Object
+	f     *fitting // with marks: where the landmarks are read from
+	marks []int
 }
 
 func configureKPCA(opts options) (model, error) {
@@ -106,7 +110,13 @@ func (m *kpcaModel) fit(f *fitting) (fitted, error) {
 	return &kpcaFit{model: model, basis: f.objs()}, nil
 }
 
+// lean: a Nyström fit reads its objects in passes (stream.go).
+func (m *kpcaModel) lean() bool { return m.nystrom }
+
 func (m *kpcaModel) fitNystrom(f *fitting) (fitted, error) {
+	if f.snap.lean {
+		return m.fitLean(f)
+	}
 	n := len(f.objs())
 	landmarks, err := kpca.SampleLandmarks(n, m.landmarks, m.seed)
 	if err != nil {
@@ -125,6 +135,48 @@ func (m *kpcaModel) fitNystrom(f *fitting) (fitted, error) {
 		return nil, err
 	}
 	return &kpcaFit{model: model, basis: basis}, nil
+}
+
+// fitLean is the Nyström fit on a lean snapshot: the landmarks are read,
+// then two passes over the source give the sums (nystrom.Sums) and the
+// projections, every block on its own core.
+func (m *kpcaModel) fitLean(f *fitting) (fitted, error) {
+	n := f.n()
+	marks, err := kpca.SampleLandmarks(n, m.landmarks, m.seed)
+	if err != nil {
+		return nil, f.fitError(kpcaError(err))
+	}
+	if err := m.tooMany(n, f.maxBytes()); err != nil {
+		return nil, err
+	}
+	basis, err := f.landmarkObjects(marks)
+	if err != nil {
+		return nil, err
+	}
+	opt, err := gramOptions(f.hc, f.src.spec)
+	if err != nil {
+		return nil, err
+	}
+	W, err := f.landmarkKernel(basis, marks, opt)
+	if err != nil {
+		return nil, err
+	}
+	nl := len(marks)
+	total := kpca.NystromSums(W, nl)
+	err = f.streamSums(basis, marks, total, func() *nystrom.Sums { return kpca.NystromSums(W, nl) }, nil, kpca.BlockError)
+	if err != nil {
+		return nil, f.fitError(kpcaError(err))
+	}
+	project := func(mean, coef, proj []float64) error {
+		return f.streamKernel(basis, marks, nil, func(b *passBlock, lo, rows int) error {
+			return kpca.ProjectRows(b.C, rows, mean, coef, proj[lo*m.k:(lo+rows)*m.k], f.err)
+		}, nil, kpca.BlockError)
+	}
+	model, err := kpca.FinishNystrom(W, total, marks, project, kpca.Options{Components: m.k, Interrupt: f.err})
+	if err != nil {
+		return nil, f.fitError(kpcaError(err))
+	}
+	return &kpcaFit{model: model, basis: basis, f: f, marks: marks}, nil
 }
 
 // nystromModel fits on the n×m kernel values in memory when they fit
@@ -221,7 +273,14 @@ func (f *kpcaFit) stored(o int, dst []any) {
 }
 
 func (f *kpcaFit) predict(z *newObject, dst []any) error {
-	kz, err := z.kernels(f.basis)
+	basis := f.basis
+	if basis == nil {
+		var err error
+		if basis, err = f.f.landmarkObjects(f.marks); err != nil {
+			return err
+		}
+	}
+	kz, err := z.kernels(basis)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/ksql/ksql/internal/kernels"
 	"github.com/ksql/ksql/internal/kpca"
 	"github.com/ksql/ksql/internal/krr"
+	"github.com/ksql/ksql/internal/nystrom"
 )
 
 // krrKind is krr(id, label, prediction, cv_prediction, input HIDDEN):
@@ -105,7 +106,14 @@ func (m *krrModel) fitModel(f *fitting) (fitted, error) {
 	return r, nil
 }
 
+// lean: a Nyström fit without folds reads its objects in passes
+// (stream.go); folds need the n×m kernel values of every fold's rows.
+func (m *krrModel) lean() bool { return m.nystrom && m.folds == 0 }
+
 func (m *krrModel) fitNystrom(f *fitting, y []float64) (fitted, error) {
+	if f.snap.lean {
+		return m.fitLean(f, y)
+	}
 	n := len(y)
 	marks, err := kpca.SampleLandmarks(n, m.landmarks, m.seed)
 	if err != nil {
@@ -165,6 +173,53 @@ func (m *krrModel) fitNystromStream(f *fitting, y []float64, basis []kernels.Obj
 	r := &regressFit{labels: y, f: f, basisRows: marks,
 		figures: [][2]any{{"method", "nystrom"}, {"alpha", m.alpha}, {"landmarks", int64(nl)}}}
 	if r.coef, r.pred, err = krr.FitNystromStream(y, marks, block, m.alpha, f.err); err != nil {
+		return nil, krrError(f, err)
+	}
+	return r, nil
+}
+
+// fitLean is the Nyström fit on a lean snapshot: the landmarks are read,
+// then two passes over the source give the sums CᵀC and Cᵀy
+// (nystrom.Sums) and the predictions, every block on its own core.
+func (m *krrModel) fitLean(f *fitting, y []float64) (fitted, error) {
+	n := len(y)
+	marks, err := kpca.SampleLandmarks(n, m.landmarks, m.seed)
+	if err != nil {
+		return nil, f.fitError(kpcaError(err))
+	}
+	nl := len(marks)
+	if err := m.streamTooMany(n, nl, f.maxBytes()); err != nil {
+		return nil, err
+	}
+	basis, err := f.landmarkObjects(marks)
+	if err != nil {
+		return nil, err
+	}
+	opt, err := gramOptions(f.hc, f.src.spec)
+	if err != nil {
+		return nil, err
+	}
+	W, err := f.landmarkKernel(basis, marks, opt)
+	if err != nil {
+		return nil, err
+	}
+	total := krr.NystromSums(nl)
+	if err := f.streamSums(basis, marks, total, func() *nystrom.Sums { return krr.NystromSums(nl) }, y, krr.BlockError); err != nil {
+		return nil, krrError(f, err)
+	}
+	r := &regressFit{labels: y, f: f, basisRows: marks,
+		figures: [][2]any{{"method", "nystrom"}, {"alpha", m.alpha}, {"landmarks", int64(nl)}}}
+	if r.coef, err = krr.FinishNystrom(total, W, m.alpha, f.err); err != nil {
+		return nil, krrError(f, err)
+	}
+	r.pred = make([]float64, n)
+	err = f.streamKernel(basis, marks, nil, func(b *passBlock, lo, rows int) error {
+		for i := range rows {
+			r.pred[lo+i] = krr.Predict(r.coef, b.C[i*nl:(i+1)*nl])
+		}
+		return nil
+	}, nil, krr.BlockError)
+	if err != nil {
 		return nil, krrError(f, err)
 	}
 	return r, nil

@@ -106,7 +106,7 @@ func (c *modelInfoCursor) filter(idxStr string, vals []any) error {
 	c.rows = [][2]any{
 		{"module", t.kind.name},
 		{"rows", int64(len(snap.ids))},
-		{"objects", int64(len(snap.objs))},
+		{"objects", int64(len(snap.rows))},
 		{"kernel", t.src.spec.String()},
 		{"arguments", t.args},
 		{"source_sha256", hex.EncodeToString(snap.hash[:])},

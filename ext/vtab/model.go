@@ -221,6 +221,9 @@ func (m modelModule) newTable(c *host.Conn, args []string) (*modelTable, error) 
 				t.name.name, name, t.name.name, t.name.name)
 		}
 	}
+	if l, ok := t.model.(leanModel); ok && l.lean() && !t.src.scale {
+		t.src.lean = true // scale=standard would need a pass for the scaling first
+	}
 	if b, ok := t.model.(boundedModel); ok {
 		t.src.bound = func(n int) error { return b.tooMany(n, maxGramBytes(c)) }
 	}
@@ -310,7 +313,7 @@ func (t *modelTable) Destroy() error {
 // only when the content changed since the last fit.
 func (t *modelTable) current() (*snapshot, fitted, error) {
 	return t.fits.current(t.name.name, t.hc, t.src, func(snap *snapshot) (fitted, error) {
-		if len(snap.objs) == 0 {
+		if len(snap.rows) == 0 {
 			return nil, errEmpty(snap)
 		}
 		f := &fitting{hc: t.hc, src: t.src, snap: snap}
@@ -336,16 +339,27 @@ type fitting struct {
 	// several fits (model_search's grid points share one per kernel):
 	// gram returns a copy of it from shared, the same bits it would compute.
 	shared func() (*kpca.Gram, error)
+	// dim is the vector length every object of a lean snapshot must
+	// have, once its landmarks are read (stream.go).
+	dim *vecDim
 }
 
 // objs returns the non-NULL objects in id order.
-func (f *fitting) objs() []kernels.Object { return f.snap.objs }
+func (f *fitting) objs() []kernels.Object {
+	if f.snap.lean {
+		panic("vtab: the objects of a lean snapshot are read by passes")
+	}
+	return f.snap.objs
+}
+
+// n is the number of objects.
+func (f *fitting) n() int { return len(f.snap.rows) }
 
 // extra returns the values of an extra source column, one per object.
 func (f *fitting) extra(key string) []any {
 	for i, e := range f.src.extra {
 		if e.key == key {
-			out := make([]any, len(f.snap.objs))
+			out := make([]any, f.n())
 			for o, r := range f.snap.rows {
 				out[o] = f.snap.extra[i][r]
 			}
@@ -641,6 +655,15 @@ func (f *fitCache[M]) current(name string, hc *host.Conn, src *source, fit func(
 	}
 	f.busy = true
 	defer func() { f.busy = false }()
+	snap, m, err := f.readAndFit(hc, src, fit)
+	if errors.Is(err, errSourceChanged) { // written between two passes of a streaming fit: once more
+		snap, m, err = f.readAndFit(hc, src, fit)
+	}
+	return snap, m, err
+}
+
+func (f *fitCache[M]) readAndFit(hc *host.Conn, src *source, fit func(*snapshot) (M, error)) (*snapshot, M, error) {
+	var zero M
 	snap, err := src.read(hc, f.snap)
 	if err != nil {
 		return nil, zero, err

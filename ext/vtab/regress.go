@@ -7,6 +7,7 @@ import (
 
 	"github.com/ksql/ksql/ext/host"
 	"github.com/ksql/ksql/internal/cv"
+	"github.com/ksql/ksql/internal/kernels"
 	"github.com/ksql/ksql/internal/kpca"
 )
 
@@ -137,13 +138,14 @@ func (r *regressFit) stored(o int, dst []any) {
 }
 
 func (r *regressFit) predict(z *newObject, dst []any) error {
-	objs := r.f.objs()
-	basis := objs
+	var basis []kernels.Object
 	if r.basisRows != nil {
-		basis = basis[:0:0]
-		for _, i := range r.basisRows {
-			basis = append(basis, objs[i])
+		var err error
+		if basis, err = r.f.landmarkObjects(r.basisRows); err != nil {
+			return err
 		}
+	} else {
+		basis = r.f.objs()
 	}
 	kz, err := z.kernels(basis)
 	if err != nil {

@@ -3,7 +3,6 @@ package vtab
 import (
 	"cmp"
 	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -52,6 +51,10 @@ type source struct {
 	// bound, if set, is the error of a fit on n objects that would pass
 	// a memory bound (nil while n fits); read stops keeping rows past it.
 	bound func(n int) error
+	// lean, for fits that stream their objects (stream.go): a read keeps
+	// the ids and extra columns but not the objects, which the fit reads
+	// again in passes, so that memory does not grow with the objects.
+	lean bool
 }
 
 // newSource reads the common arguments and those naming the extra
@@ -361,8 +364,9 @@ type snapshot struct {
 	ids   []any   // row r's id
 	extra [][]any // extra[i][r]: extra column i of row r
 	obj   []int   // obj[r]: index of row r's object in objs, −1 for NULL
-	objs  []kernels.Object
-	rows  []int // rows[o]: the row of object o
+	objs  []kernels.Object // empty in a lean snapshot
+	lean  bool             // read by source.lean: the objects are read again by passes
+	rows  []int            // rows[o]: the row of object o
 	// scale is scale=standard's centring and scaling, fitted on objs
 	// (which hold the scaled vectors) and applied to new objects; nil
 	// without scale=.
@@ -371,6 +375,11 @@ type snapshot struct {
 	// needs it, and for a million rows it is a tenth of a gigabyte.
 	byIDOnce sync.Once
 	byID     map[idKey]int
+	// leanMarks and leanBasis are the landmarks last read from a lean
+	// snapshot's source, and their objects (stream.go).
+	leanMu    sync.Mutex
+	leanMarks []int
+	leanBasis []kernels.Object
 }
 
 // idKey identifies an id value with SQLite's equality: 1 and 1.0 are the
@@ -508,36 +517,10 @@ func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) err
 		return nil, err
 	}
 	c.Stats.Reads.Add(1)
-	h := sha256.New()
-	s.hashFeatures(h)
+	h := s.newRowHash()
 	var flat []any // the rows one after the other, width columns each
 	width := 2 + len(s.extra)
 	var feats []float64 // columns= vectors, flat's object column holding their offsets (features.go)
-	var buf [9]byte
-	put := func(v any) {
-		switch x := v.(type) {
-		case nil:
-			h.Write([]byte{0})
-		case int64:
-			buf[0] = 1
-			binary.LittleEndian.PutUint64(buf[1:], uint64(x))
-			h.Write(buf[:])
-		case float64:
-			buf[0] = 2
-			binary.LittleEndian.PutUint64(buf[1:], math.Float64bits(x))
-			h.Write(buf[:])
-		case string:
-			buf[0] = 3
-			binary.LittleEndian.PutUint64(buf[1:], uint64(len(x)))
-			h.Write(buf[:])
-			h.Write([]byte(x))
-		case []byte:
-			buf[0] = 4
-			binary.LittleEndian.PutUint64(buf[1:], uint64(len(x)))
-			h.Write(buf[:])
-			h.Write(x)
-		}
-	}
 	objects, rows := 0, 0
 	var tooMany error
 	err := c.Query(s.sql, nil, func(v []any) error {
@@ -552,10 +535,10 @@ func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) err
 				tooMany = bound(objects)
 			}
 		}
-		for _, x := range v {
-			put(x)
-		}
-		if tooMany == nil && s.features != nil {
+		h.row(v)
+		if tooMany == nil && s.lean {
+			flat = s.keepLean(flat, v)
+		} else if tooMany == nil && s.features != nil {
 			flat = s.keepFeatures(flat, v, &feats)
 		} else if tooMany == nil {
 			flat = append(flat, v...) // the values are ours; the slice may be reused
@@ -568,14 +551,10 @@ func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) err
 		}
 		return nil, s.readError(c, err)
 	}
-	// A fit also depends on the transducer tables the kernel names.
-	d, err := transducer.For(c).Digest(s.spec)
+	sum, err := h.sum(c, s.spec)
 	if err != nil {
 		return nil, err
 	}
-	h.Write(d)
-	var sum [sha256.Size]byte
-	h.Sum(sum[:0])
 	if prev != nil && prev.hash == sum {
 		return prev, nil // unchanged: what was computed for it stands
 	}
@@ -597,7 +576,10 @@ func (s *source) build(flat []any, width int, feats []float64) (*snapshot, error
 	n := len(flat) / width
 	row := func(r int) []any { return flat[r*width : (r+1)*width] }
 	snap := &snapshot{ids: make([]any, n), obj: make([]int, n), extra: make([][]any, len(s.extra)),
-		objs: make([]kernels.Object, 0, n), rows: make([]int, 0, n)} // sized once: a million rows doubled would hold twice the memory
+		rows: make([]int, 0, n), lean: s.lean} // sized once: a million rows doubled would hold twice the memory
+	if !s.lean {
+		snap.objs = make([]kernels.Object, 0, n)
+	}
 	for i := range snap.extra {
 		snap.extra[i] = make([]any, n)
 		for r := range n {
@@ -614,6 +596,11 @@ func (s *source) build(flat []any, width int, feats []float64) (*snapshot, error
 		snap.ids[r] = id
 		snap.obj[r] = -1
 		if v[1] == nil {
+			continue
+		}
+		if s.lean { // decoded by the fit's passes (stream.go)
+			snap.obj[r] = len(snap.rows)
+			snap.rows = append(snap.rows, r)
 			continue
 		}
 		o, err := s.rowObject(v[1], feats)

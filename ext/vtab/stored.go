@@ -291,7 +291,7 @@ func (t *modelTable) restore(f *fitting) fitted {
 		err = f.snap.scale.check(t.saved)
 	}
 	if err == nil {
-		err = checkShape(fit, len(t.cols), len(f.snap.objs))
+		err = checkShape(fit, len(t.cols), len(f.snap.rows))
 	}
 	if err != nil {
 		t.saved, t.savedNote = nil, "the stored fit in "+t.shadow().name+" does not match the table: "+err.Error()+": not used"

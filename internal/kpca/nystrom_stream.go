@@ -1,8 +1,12 @@
 package kpca
 
 import (
-	"github.com/ksql/ksql/internal/dense"
+	"errors"
+
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/ksql/ksql/internal/dense"
+	"github.com/ksql/ksql/internal/nystrom"
 )
 
 // BlockFunc sets dst[(i−lo)·m + l] = k(x_i, x_{landmarks[l]}) for the
@@ -21,10 +25,8 @@ func StreamBytes(n, m, k int) int64 {
 // FitNystromStream is FitNystrom in O(StreamRows·m + m² + n·k) memory:
 // the n×m kernel values are asked for in blocks, twice — once for C's
 // column means and C_cᵀC_c, once for the projections — and never held
-// whole. The first pass accumulates around a shift (the first block's
-// means), so the centred products lose nothing to cancellation:
-// C_cᵀC_c = DᵀD − n·d̄d̄ᵀ with D = C − 1·shiftᵀ and d̄ small. Its results
-// equal FitNystrom's up to rounding.
+// whole (NystromSums and FinishNystrom, driven here on one goroutine).
+// Its results equal FitNystrom's up to rounding.
 func FitNystromStream(n int, landmarks []int, block BlockFunc, opt Options) (*Model, error) {
 	m, k := len(landmarks), opt.Components
 	if err := checkNystrom(n, landmarks, k); err != nil {
@@ -35,28 +37,85 @@ func FitNystromStream(n int, landmarks []int, block BlockFunc, opt Options) (*Mo
 	if err != nil {
 		return nil, err
 	}
+	buf := make([]float64, min(n, StreamRows)*m)
+	sums, part := NystromSums(W, m), NystromSums(W, m)
+	err = forBlocks(n, m, buf, block, poll, func(lo, hi int, C []float64) error {
+		if err := part.Block(C, hi-lo, nil, poll); err != nil {
+			return err
+		}
+		sums.Add(part)
+		return nil
+	})
+	if err != nil {
+		return nil, landmarkCol(err, landmarks)
+	}
+	project := func(mean, coef, proj []float64) error {
+		return landmarkCol(forBlocks(n, m, buf, block, poll, func(lo, hi int, C []float64) error {
+			return ProjectRows(C, hi-lo, mean, coef, proj[lo*k:hi*k], poll)
+		}), landmarks)
+	}
+	return FinishNystrom(W, sums, landmarks, project, opt)
+}
+
+// NystromSums returns zero sums for a streamed fit on m landmarks whose
+// kernel block is W (m×m): shifted by the landmarks' mean kernel values,
+// which are close to C's column means, so that centring loses nothing to
+// cancellation.
+func NystromSums(W []float64, m int) *nystrom.Sums {
+	shift := make([]float64, m)
+	for a := range m {
+		floats.Add(shift, W[a*m:(a+1)*m])
+	}
+	floats.Scale(1/float64(m), shift)
+	return nystrom.New(m, shift, false)
+}
+
+// FinishNystrom is FitNystrom from the sums over the kernel values of the
+// n = sums.N objects (NystromSums, then Block and Add for each block of
+// rows in order) and the landmarks' block W (m×m, upper triangle read,
+// destroyed). project(mean, coef, proj) must set proj (n×k) to the
+// projections of every object, in order: each block of kernel values
+// through ProjectRows with the mean and coef given.
+func FinishNystrom(W []float64, sums *nystrom.Sums, landmarks []int, project func(mean, coef, proj []float64) error, opt Options) (*Model, error) {
+	n, m, k := sums.N, len(landmarks), opt.Components
+	if err := checkNystrom(n, landmarks, k); err != nil {
+		return nil, err
+	}
+	poll := opt.poll()
+	for a := range m {
+		if err := finiteRow(W[a*m:(a+1)*m], landmarks[a]); err != nil {
+			return nil, landmarkCol(err, landmarks)
+		}
+		for b := a + 1; b < m; b++ {
+			W[a*m+b] = (W[a*m+b] + W[b*m+a]) / 2
+		}
+	}
 	M, minW, err := inverseSqrt(W, m, poll)
 	if err != nil {
 		return nil, err
 	}
-	buf := make([]float64, min(n, StreamRows)*m)
-	G, mean, err := streamMoments(n, m, buf, block, poll)
-	if err != nil {
-		return nil, landmarkCol(err, landmarks)
-	}
-	project := func(coef, proj []float64) error {
-		return landmarkCol(forBlocks(n, m, buf, block, poll, func(lo, hi int, C []float64) error {
-			for i := 0; i < hi-lo; i++ {
-				floats.Sub(C[i*m:(i+1)*m], mean)
-			}
-			return dense.Mul(false, hi-lo, k, m, C, m, coef, k, proj[lo*k:], k, poll)
-		}), landmarks)
-	}
-	return nystromModel(G, mean, M, minW, n, landmarks, k, project, poll)
+	G, mean := sums.Centred()
+	return nystromModel(G, mean, M, minW, n, landmarks, k, func(coef, proj []float64) error {
+		return project(mean, coef, proj)
+	}, poll)
 }
 
-// landmarkBlock returns W = K[L, L] (m×m, symmetrised) from one block per
-// landmark.
+// ProjectRows sets dst (rows×k) to the projections (C_i − mean)·coef of
+// rows×m kernel values C, which it centres in place; a non-finite value
+// is a *NonFiniteError with its row in the block.
+func ProjectRows(C []float64, rows int, mean, coef, dst []float64, poll func() error) error {
+	m := len(mean)
+	k := len(coef) / m
+	for i := range rows {
+		if err := finiteRow(C[i*m:(i+1)*m], i); err != nil {
+			return err
+		}
+		floats.Sub(C[i*m:(i+1)*m], mean)
+	}
+	return dense.Mul(false, rows, k, m, C, m, coef, k, dst, k, poll)
+}
+
+// landmarkBlock returns W = K[L, L] (m×m) from one block per landmark.
 func landmarkBlock(landmarks []int, block BlockFunc) ([]float64, error) {
 	m := len(landmarks)
 	W := make([]float64, m*m)
@@ -64,54 +123,13 @@ func landmarkBlock(landmarks []int, block BlockFunc) ([]float64, error) {
 		if err := block(la, la+1, W[a*m:(a+1)*m]); err != nil {
 			return nil, err
 		}
-		if err := finiteRow(W[a*m:(a+1)*m], la); err != nil {
-			return nil, landmarkCol(err, landmarks)
-		}
-	}
-	for a := 0; a < m; a++ {
-		for b := a + 1; b < m; b++ {
-			W[a*m+b] = (W[a*m+b] + W[b*m+a]) / 2
-		}
 	}
 	return W, nil
 }
 
-// streamMoments returns C_cᵀC_c (m×m, full) and C's column means.
-func streamMoments(n, m int, buf []float64, block BlockFunc, poll func() error) ([]float64, []float64, error) {
-	var shift []float64
-	var work dense.CrossWork
-	sum := make([]float64, m)
-	G := make([]float64, m*m)
-	err := forBlocks(n, m, buf, block, poll, func(lo, hi int, C []float64) error {
-		if shift == nil {
-			shift = make([]float64, m)
-			for i := 0; i < hi-lo; i++ {
-				floats.Add(shift, C[i*m:(i+1)*m])
-			}
-			floats.Scale(1/float64(hi-lo), shift)
-		}
-		for i := 0; i < hi-lo; i++ {
-			row := C[i*m : (i+1)*m]
-			floats.Sub(row, shift)
-			floats.Add(sum, row)
-		}
-		return work.Product(C, hi-lo, m, G, poll)
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	mirrorUpper(G, m, m)
-	dbar := floats.ScaleTo(make([]float64, m), 1/float64(n), sum)
-	for a := 0; a < m; a++ {
-		for b := 0; b < m; b++ {
-			G[a*m+b] -= float64(n) * dbar[a] * dbar[b]
-		}
-	}
-	return G, floats.AddTo(make([]float64, m), shift, dbar), nil
-}
-
 // forBlocks asks block for the kernel values of StreamRows objects at a
-// time, checks them and hands them to f, whose error stops it.
+// time and hands them to f, whose error stops it; a *NonFiniteError from
+// f gets its object's index.
 func forBlocks(n, m int, buf []float64, block BlockFunc, poll func() error, f func(lo, hi int, C []float64) error) error {
 	for lo := 0; lo < n; lo += StreamRows {
 		if err := poll(); err != nil {
@@ -122,14 +140,24 @@ func forBlocks(n, m int, buf []float64, block BlockFunc, poll func() error, f fu
 		if err := block(lo, hi, C); err != nil {
 			return err
 		}
-		for i := lo; i < hi; i++ {
-			if err := finiteRow(C[(i-lo)*m:(i-lo+1)*m], i); err != nil {
-				return err
-			}
-		}
 		if err := f(lo, hi, C); err != nil {
-			return err
+			return BlockError(err, lo)
 		}
 	}
 	return nil
+}
+
+// BlockError gives a non-finite kernel value found in a block of rows
+// starting at object lo (by nystrom.Sums.Block or ProjectRows) its
+// object's index; other errors pass.
+func BlockError(err error, lo int) error {
+	var nf *nystrom.NonFiniteError
+	var kf *NonFiniteError
+	switch {
+	case errors.As(err, &nf):
+		return &NonFiniteError{Row: lo + nf.Row, Col: -1, Landmark: nf.Landmark, Value: nf.Value}
+	case errors.As(err, &kf) && kf.Landmark >= 0 && kf.Col < 0:
+		return &NonFiniteError{Row: lo + kf.Row, Col: -1, Landmark: kf.Landmark, Value: kf.Value}
+	}
+	return err
 }

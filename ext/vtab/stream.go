@@ -1,0 +1,376 @@
+package vtab
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash"
+	"math"
+	"slices"
+
+	"github.com/ksql/ksql/ext/host"
+	"github.com/ksql/ksql/ext/transducer"
+	"github.com/ksql/ksql/internal/kernels"
+	"github.com/ksql/ksql/internal/kpca"
+	"github.com/ksql/ksql/internal/nystrom"
+	"github.com/ksql/ksql/internal/par"
+)
+
+// Streaming fits. A Nyström fit on a million rows needs the objects only
+// block by block, a few times over (the landmarks, the sums, the
+// projections), so a lean read (source.lean) keeps each row's id and extra
+// columns and the fit reads the objects again in passes: SQLite steps the
+// rows on the statement's goroutine, blocks of them are decoded and
+// compared with the landmarks on every core (par.Ordered), and their
+// results are merged in the order they were read, so the fit is the same
+// bits whatever the number of cores. Each pass hashes what it reads as the
+// first read did; a pass that read other content (another connection
+// wrote the source in between) fails with errSourceChanged, and the table
+// reads and fits once more.
+
+// streamRows is how many objects a block of a pass holds.
+const streamRows = 1024
+
+// errSourceChanged is a pass that read other content than the snapshot.
+var errSourceChanged = errors.New("the source changed while the fit was reading it (another connection wrote it between two passes over it); run the statement again")
+
+// rowHash hashes a source's rows as read: the content a snapshot, and a
+// stored fit, are identified by.
+type rowHash struct {
+	h   hash.Hash
+	buf [9]byte
+}
+
+func (s *source) newRowHash() *rowHash {
+	r := &rowHash{h: sha256.New()}
+	s.hashFeatures(r.h)
+	return r
+}
+
+func (r *rowHash) row(v []any) {
+	for _, x := range v {
+		r.put(x)
+	}
+}
+
+func (r *rowHash) put(v any) {
+	h, buf := r.h, r.buf[:]
+	switch x := v.(type) {
+	case nil:
+		h.Write([]byte{0})
+	case int64:
+		buf[0] = 1
+		binary.LittleEndian.PutUint64(buf[1:], uint64(x))
+		h.Write(buf)
+	case float64:
+		buf[0] = 2
+		binary.LittleEndian.PutUint64(buf[1:], math.Float64bits(x))
+		h.Write(buf)
+	case string:
+		buf[0] = 3
+		binary.LittleEndian.PutUint64(buf[1:], uint64(len(x)))
+		h.Write(buf)
+		h.Write([]byte(x))
+	case []byte:
+		buf[0] = 4
+		binary.LittleEndian.PutUint64(buf[1:], uint64(len(x)))
+		h.Write(buf)
+		h.Write(x)
+	}
+}
+
+// sum ends the hash with the digest of the transducer tables the kernel
+// names: a fit depends on them too.
+func (r *rowHash) sum(c *host.Conn, spec *kernels.Spec) ([sha256.Size]byte, error) {
+	var sum [sha256.Size]byte
+	d, err := transducer.For(c).Digest(spec)
+	if err != nil {
+		return sum, err
+	}
+	r.h.Write(d)
+	r.h.Sum(sum[:0])
+	return sum, nil
+}
+
+// leanObject marks a row of a lean read that has an object.
+type leanObject struct{}
+
+// keepLean appends a row as a lean read keeps it: the id, a mark for an
+// object, the extra columns.
+func (s *source) keepLean(flat, v []any) []any {
+	var obj any
+	if s.hasObject(v) {
+		obj = leanObject{}
+	}
+	flat = append(flat, v[0], obj)
+	return append(flat, v[1+s.objectWidth():]...)
+}
+
+// objectWidth is how many columns of a row as read hold its object.
+func (s *source) objectWidth() int {
+	if s.features != nil {
+		return len(s.fcols)
+	}
+	return 1
+}
+
+// passBlock is one block of a pass: objects as read, then decoded.
+type passBlock struct {
+	idx   []int // the objects' indices in the snapshot
+	vals  []any // their object values as read (featureRows with columns=)
+	feats []float64
+	objs  []kernels.Object
+	C     []float64 // scratch for the fit: kernel values against its basis
+	aux   any       // the fit's own per-block scratch
+	flat  []any     // keepFeatures' scratch
+}
+
+// pass reads the source again and hands the objects for which want(o)
+// holds (nil: all) to work on workers, decoded, in blocks of streamRows,
+// then to merge on this goroutine in the order they were read. newAux
+// makes a block's scratch (nil: none). It fails with errSourceChanged
+// when the rows read are not the snapshot's.
+func (f *fitting) pass(want func(o int) bool, newAux func() any, work func(w int, b *passBlock) error, merge func(b *passBlock) error) error {
+	s, c, snap := f.src, f.hc, f.snap
+	if err := s.resolve(c); err != nil {
+		return err
+	}
+	alloc := func() *passBlock {
+		b := &passBlock{}
+		if newAux != nil {
+			b.aux = newAux()
+		}
+		return b
+	}
+	decodeWork := func(w int, b *passBlock) error {
+		if err := f.decode(b); err != nil {
+			return err
+		}
+		return work(w, b)
+	}
+	o := par.NewOrdered("vtab.pass", 0, alloc, decodeWork, merge)
+	h := s.newRowHash()
+	var b *passBlock
+	obj, rows := 0, 0
+	submit := func() {
+		if b != nil && len(b.idx) > 0 {
+			o.Submit(b)
+		}
+		b = nil
+	}
+	err := c.Query(s.sql, nil, func(v []any) error {
+		if rows++; rows%1024 == 0 {
+			if err := c.Err(); err != nil {
+				return err
+			}
+		}
+		h.row(v)
+		if !s.hasObject(v) {
+			return nil
+		}
+		if obj++; want != nil && !want(obj-1) {
+			return nil
+		}
+		if b == nil {
+			var err error
+			if b, err = o.Next(); err != nil {
+				return err
+			}
+			b.idx, b.vals, b.feats = b.idx[:0], b.vals[:0], b.feats[:0]
+		}
+		b.idx = append(b.idx, obj-1)
+		if s.features != nil {
+			b.flat = s.keepFeatures(b.flat[:0], v, &b.feats)
+			b.vals = append(b.vals, b.flat[1])
+		} else {
+			b.vals = append(b.vals, v[1])
+		}
+		if len(b.idx) == streamRows {
+			submit()
+		}
+		return nil
+	})
+	if err == nil {
+		submit()
+	}
+	// The pipeline's error (the fit's own work) comes first: the
+	// statement stops with it too.
+	if perr := o.Close(); perr != nil {
+		err = perr
+	} else if err != nil && !errors.Is(err, host.ErrInterrupted) && c.Err() == nil {
+		err = s.readError(c, err)
+	}
+	if err != nil && (errors.Is(err, host.ErrInterrupted) || c.Err() != nil) {
+		return host.ErrInterrupted
+	}
+	if err != nil {
+		return err
+	}
+	sum, err := h.sum(c, s.spec)
+	if err == nil && (sum != snap.hash || obj != len(snap.rows)) {
+		err = errSourceChanged
+	}
+	return err
+}
+
+// decode decodes a block's objects, checking that vectors have the
+// landmarks' length (f.dim, once known).
+func (f *fitting) decode(b *passBlock) error {
+	s, snap := f.src, f.snap
+	b.objs = slices.Grow(b.objs[:0], len(b.vals))[:len(b.vals)]
+	for i, v := range b.vals {
+		id := snap.ids[snap.rows[b.idx[i]]]
+		o, err := s.rowObject(v, b.feats)
+		if err != nil {
+			return fmt.Errorf("row id %s: %v", idText(id), err)
+		}
+		if f.dim != nil && s.spec.Domain() == kernels.VectorDomain {
+			if d := o.Vec.Len(); d != f.dim.len {
+				return fmt.Errorf("row id %s has a vector of %d elements but row id %s has %d; all vectors must have the same length",
+					idText(id), d, idText(snap.ids[snap.rows[f.dim.obj]]), f.dim.len)
+			}
+		}
+		b.objs[i] = o
+	}
+	return nil
+}
+
+// vecDim is the vector length of object obj, which every other must have.
+type vecDim struct{ obj, len int }
+
+// landmarkObjects returns the objects with the given ascending indices:
+// from the snapshot, or, in a lean one, by a pass that decodes only them.
+// A lean snapshot keeps the last landmarks it read, for the predictions
+// of new objects.
+func (f *fitting) landmarkObjects(marks []int) ([]kernels.Object, error) {
+	snap := f.snap
+	if !snap.lean {
+		basis := make([]kernels.Object, len(marks))
+		for l, i := range marks {
+			basis[l] = snap.objs[i]
+		}
+		return basis, nil
+	}
+	snap.leanMu.Lock()
+	defer snap.leanMu.Unlock()
+	if slices.Equal(snap.leanMarks, marks) {
+		return snap.leanBasis, nil
+	}
+	basis := make([]kernels.Object, 0, len(marks))
+	next := 0
+	want := func(o int) bool {
+		for next < len(marks) && marks[next] < o {
+			next++
+		}
+		return next < len(marks) && marks[next] == o
+	}
+	err := f.pass(want, nil, func(int, *passBlock) error { return nil }, func(b *passBlock) error {
+		for _, o := range b.objs {
+			basis = append(basis, f.detach(o))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(basis) != len(marks) {
+		return nil, errSourceChanged
+	}
+	if f.src.spec.Domain() == kernels.VectorDomain && len(basis) > 0 {
+		d := vecDim{obj: marks[0], len: basis[0].Vec.Len()}
+		for l, o := range basis {
+			if o.Vec.Len() != d.len {
+				return nil, fmt.Errorf("row id %s has a vector of %d elements but row id %s has %d; all vectors must have the same length",
+					idText(snap.ids[snap.rows[marks[l]]]), o.Vec.Len(), idText(snap.ids[snap.rows[d.obj]]), d.len)
+			}
+		}
+		f.dim = &d
+	}
+	snap.leanMarks, snap.leanBasis = slices.Clone(marks), basis
+	return basis, nil
+}
+
+// detach returns an object that shares no memory with the block it was
+// decoded in, which is reused: columns= vectors live in the block's feats.
+func (f *fitting) detach(o kernels.Object) kernels.Object {
+	if f.src.features == nil || o.Vec.F64 == nil {
+		return o
+	}
+	return f.src.spec.PrepareVec(kernels.Vec{F64: slices.Clone(o.Vec.F64)})
+}
+
+// crossBlock sets b.C to the kernel values of b's objects against basis
+// (len(b.objs)×len(basis)), on the calling worker; cols[l] is the object
+// index of basis[l], to name rows in errors.
+func (f *fitting) crossBlock(b *passBlock, basis []kernels.Object, cols []int, opt kernels.GramOptions) error {
+	m := len(basis)
+	b.C = slices.Grow(b.C[:0], len(b.objs)*m)[:len(b.objs)*m]
+	opt.Workers = 1
+	err := f.src.spec.Cross(b.objs, basis, b.C, opt)
+	if pe, ok := asPair(err); ok {
+		return f.objError(b.idx[pe.Row], cols[pe.Col], pe.Err)
+	}
+	return err
+}
+
+// leanModel is a model that may fit on a lean snapshot (source.lean),
+// reading its objects in passes.
+type leanModel interface {
+	lean() bool
+}
+
+// landmarkKernel returns W = K[L, L] (m×m) of the landmark objects.
+func (f *fitting) landmarkKernel(basis []kernels.Object, marks []int, opt kernels.GramOptions) ([]float64, error) {
+	W := make([]float64, len(basis)*len(basis))
+	if err := f.src.spec.Cross(basis, basis, W, opt); err != nil {
+		if pe, ok := asPair(err); ok {
+			return nil, f.objError(marks[pe.Row], marks[pe.Col], pe.Err)
+		}
+		return nil, err
+	}
+	return W, nil
+}
+
+// streamKernel runs a pass over every object, handing each block's kernel
+// values against basis to each(lo, rows, C) on a worker (lo: the block's
+// first object) and then to merge (nil: none) in order. blockErr gives
+// the fit's errors within a block their object's index.
+func (f *fitting) streamKernel(basis []kernels.Object, marks []int, newAux func() any,
+	each func(b *passBlock, lo, rows int) error, merge func(b *passBlock) error, blockErr func(error, int) error) error {
+	opt, err := gramOptions(f.hc, f.src.spec)
+	if err != nil {
+		return err
+	}
+	if merge == nil {
+		merge = func(*passBlock) error { return nil }
+	}
+	err = f.pass(nil, newAux, func(_ int, b *passBlock) error {
+		if err := f.crossBlock(b, basis, marks, opt); err != nil {
+			return err
+		}
+		return blockErr(each(b, b.idx[0], len(b.idx)), b.idx[0])
+	}, merge)
+	var nf *kpca.NonFiniteError
+	if errors.As(err, &nf) && nf.Col < 0 && nf.Landmark >= 0 {
+		nf.Col = marks[nf.Landmark]
+	}
+	return err
+}
+
+// streamSums adds into total the nystrom sums of every object's kernel
+// values against basis (with targets y by object index, nil: none),
+// block by block in the order read; newSums makes a block's sums.
+func (f *fitting) streamSums(basis []kernels.Object, marks []int, total *nystrom.Sums, newSums func() *nystrom.Sums,
+	y []float64, blockErr func(error, int) error) error {
+	return f.streamKernel(basis, marks, func() any { return newSums() }, func(b *passBlock, lo, rows int) error {
+		var ys []float64
+		if y != nil {
+			ys = y[lo : lo+rows]
+		}
+		return b.aux.(*nystrom.Sums).Block(b.C, rows, ys, f.err)
+	}, func(b *passBlock) error {
+		total.Add(b.aux.(*nystrom.Sums))
+		return nil
+	}, blockErr)
+}
