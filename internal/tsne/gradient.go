@@ -15,6 +15,7 @@ type gradient struct {
 	theta float64
 	tree  quadtree
 	rep   []float64 // per point: Σ q²Z·(y_i − y_j) (Barnes–Hut)
+	att   []float64 // per point: the attraction (Barnes–Hut)
 	sumQ  []float64 // per point: Σ_j qZ
 	// poll is the interrupt check, called every few milliseconds: an
 	// iteration over thousands of objects is a tenth of a second or more.
@@ -25,7 +26,7 @@ func newGradient(P *affinities, dims int, theta float64, interrupt func() error)
 	if interrupt == nil {
 		interrupt = func() error { return nil }
 	}
-	return &gradient{P: P, dims: dims, theta: theta, rep: make([]float64, P.n*dims), sumQ: make([]float64, P.n), poll: interrupt}
+	return &gradient{P: P, dims: dims, theta: theta, rep: make([]float64, P.n*dims), att: make([]float64, P.n*dims), sumQ: make([]float64, P.n), poll: interrupt}
 }
 
 func (g *gradient) compute(Y []float64, exag float64, grad []float64) error {
@@ -86,7 +87,9 @@ func (g *gradient) exact(Y []float64, exag float64, grad []float64) error {
 // quadtree's cells that look small from y_i (width/distance < θ).
 func (g *gradient) barnesHut(Y []float64, exag float64, grad []float64) error {
 	n := g.P.n
-	g.tree.build(Y, n)
+	if err := g.tree.build(Y, n); err != nil {
+		return err
+	}
 	// Each point's sums land in its own slots and Z adds them in index
 	// order below, so the bits do not depend on the workers.
 	err := par.For("tsne", n, par.Workers(runtime.GOMAXPROCS(0), n/64), 64, func(_, i int) error {
@@ -96,6 +99,7 @@ func (g *gradient) barnesHut(Y []float64, exag float64, grad []float64) error {
 			}
 		}
 		g.sumQ[i] = g.tree.repulse(i, Y[2*i], Y[2*i+1], g.theta, g.rep[2*i:2*i+2])
+		g.attract(Y, i, exag, g.att[2*i:2*i+2])
 		return nil
 	})
 	if err != nil {
@@ -105,24 +109,24 @@ func (g *gradient) barnesHut(Y []float64, exag float64, grad []float64) error {
 	for _, s := range g.sumQ {
 		Z += s
 	}
-	for i := 0; i < n; i++ {
-		if i%4096 == 0 {
-			if err := g.poll(); err != nil {
-				return err
-			}
-		}
-		var ax, ay float64
-		for t := g.P.start[i]; t < g.P.start[i+1]; t++ {
-			j := int(g.P.cols[t])
-			dx, dy := Y[2*i]-Y[2*j], Y[2*i+1]-Y[2*j+1]
-			w := exag * g.P.vals[t] / (1 + dx*dx + dy*dy)
-			ax += w * dx
-			ay += w * dy
-		}
-		grad[2*i] = 4 * (ax - g.rep[2*i]/Z)
-		grad[2*i+1] = 4 * (ay - g.rep[2*i+1]/Z)
+	for i := range grad {
+		grad[i] = 4 * (g.att[i] - g.rep[i]/Z)
 	}
 	return nil
+}
+
+// attract sets att to point i's attraction Σ_j exag·p_ij·q_ijZ·(y_i − y_j)
+// over its sparse neighbours.
+func (g *gradient) attract(Y []float64, i int, exag float64, att []float64) {
+	var ax, ay float64
+	for t := g.P.start[i]; t < g.P.start[i+1]; t++ {
+		j := int(g.P.cols[t])
+		dx, dy := Y[2*i]-Y[2*j], Y[2*i+1]-Y[2*j+1]
+		w := exag * g.P.vals[t] / (1 + dx*dx + dy*dy)
+		ax += w * dx
+		ay += w * dy
+	}
+	att[0], att[1] = ax, ay
 }
 
 // kl is KL(P‖Q) = Σ p_ij log(p_ij / q_ij), with Z exact: O(n²) even for

@@ -1,12 +1,22 @@
 package tsne
 
-import "math"
+import (
+	"math"
+
+	"github.com/ksql/ksql/internal/par"
+)
 
 // quadtree is a Barnes–Hut tree over 2-D points, its nodes in one slice
 // reused across iterations (no allocation once grown).
 type quadtree struct {
 	nodes []qnode
 	y     []float64 // the points, row-major (x, y)
+	// For a split build: bucket[k] lists, in index order, the points of
+	// top node k at splitDepth; cells are those nodes, and sub[c] is cell
+	// c's subtree, built on its own.
+	bucket [][]int32
+	cells  []int
+	sub    []quadtree
 }
 
 type qnode struct {
@@ -19,18 +29,129 @@ type qnode struct {
 
 const maxDepth = 48
 
-func (t *quadtree) build(Y []float64, n int) {
+// splitDepth is the depth whose cells (16) a tree of splitAbove points or
+// more builds apart, shared among workers: inserting points one at a time
+// is a serial n·log n of cache misses, a tenth of a t-SNE iteration's time
+// at thousands of points.
+const splitDepth, splitAbove = 2, 2048
+
+// build makes the tree of the n points Y. The structure of a quadtree
+// does not depend on the order of insertion, and each node's sums take
+// its points in index order either way, so a split build has the serial
+// one's bits.
+func (t *quadtree) build(Y []float64, n int) error {
+	t.y = Y
+	t.nodes = append(t.nodes[:0], rootCell(Y, n))
+	if n >= splitAbove {
+		return t.buildSplit(n)
+	}
+	for i := 0; i < n; i++ {
+		t.insert(0, i, Y[2*i], Y[2*i+1], 0)
+	}
+	return nil
+}
+
+// rootCell is the root node for the n points Y: a square around them.
+func rootCell(Y []float64, n int) qnode {
 	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	for i := 0; i < n; i++ {
 		minX, maxX = math.Min(minX, Y[2*i]), math.Max(maxX, Y[2*i])
 		minY, maxY = math.Min(minY, Y[2*i+1]), math.Max(maxY, Y[2*i+1])
 	}
 	half := math.Max(maxX-minX, maxY-minY)/2*(1+1e-9) + 1e-12
-	t.y = Y
-	t.nodes = append(t.nodes[:0], qnode{cx: (minX + maxX) / 2, cy: (minY + maxY) / 2, half: half, point: -1})
-	for i := 0; i < n; i++ {
-		t.insert(0, i, Y[2*i], Y[2*i+1], 0)
+	return qnode{cx: (minX + maxX) / 2, cy: (minY + maxY) / 2, half: half, point: -1}
+}
+
+// buildSplit inserts every point down to splitDepth, where it is only
+// listed in its cell's bucket, builds each cell's subtree from its bucket
+// on a worker, and appends the subtrees' nodes in cell order.
+func (t *quadtree) buildSplit(n int) error {
+	for k := range t.bucket {
+		t.bucket[k] = t.bucket[k][:0]
 	}
+	for i := 0; i < n; i++ {
+		t.insertTop(i)
+	}
+	t.cells = t.cells[:0]
+	for k := range t.nodes {
+		if k < len(t.bucket) && len(t.bucket[k]) > 0 {
+			t.cells = append(t.cells, k)
+		}
+	}
+	for len(t.sub) < len(t.cells) {
+		t.sub = append(t.sub, quadtree{})
+	}
+	err := par.For("tsne", len(t.cells), 0, 1, func(_, c int) error {
+		k, s := t.cells[c], &t.sub[c]
+		s.y = t.y
+		nd := t.nodes[k]
+		s.nodes = append(s.nodes[:0], qnode{cx: nd.cx, cy: nd.cy, half: nd.half, point: -1})
+		for _, i := range t.bucket[k] {
+			s.insert(0, int(i), t.y[2*i], t.y[2*i+1], splitDepth)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for c, k := range t.cells {
+		sub := t.sub[c].nodes
+		base := int32(len(t.nodes)) - 1 // sub's node l ≥ 1 goes to base + l
+		for l := range sub {
+			nd := sub[l]
+			for q, ch := range nd.child {
+				if ch != 0 {
+					nd.child[q] = base + ch
+				}
+			}
+			if l == 0 {
+				t.nodes[k] = nd
+			} else {
+				t.nodes = append(t.nodes, nd)
+			}
+		}
+	}
+	return nil
+}
+
+// insertTop is insert for the nodes above splitDepth; a point that
+// reaches splitDepth, or is pushed down to it, joins that cell's bucket.
+func (t *quadtree) insertTop(i int) {
+	x, y := t.y[2*i], t.y[2*i+1]
+	for k, depth := 0, 0; ; depth++ {
+		if depth == splitDepth {
+			t.list(k, i)
+			return
+		}
+		nd := &t.nodes[k]
+		nd.mx += x
+		nd.my += y
+		nd.count++
+		if nd.count == 1 {
+			nd.point = int32(i)
+			return
+		}
+		if nd.point >= 0 { // split: push the old point down
+			p := int(nd.point)
+			nd.point = -1
+			px, py := t.y[2*p], t.y[2*p+1]
+			c := t.child(k, px, py)
+			if depth+1 == splitDepth {
+				t.list(c, p)
+			} else {
+				t.nodes[c].mx, t.nodes[c].my, t.nodes[c].count, t.nodes[c].point = px, py, 1, int32(p)
+			}
+		}
+		k = t.child(k, x, y)
+	}
+}
+
+// list appends point i to node k's bucket.
+func (t *quadtree) list(k, i int) {
+	for len(t.bucket) <= k {
+		t.bucket = append(t.bucket, nil)
+	}
+	t.bucket[k] = append(t.bucket[k], int32(i))
 }
 
 func (t *quadtree) insert(k, i int, x, y float64, depth int) {

@@ -1,0 +1,87 @@
+package krr
+
+import (
+	"encoding/csv"
+	"math"
+	"os"
+	"strconv"
+	"syscall"
+	"testing"
+
+	"github.com/ksql/ksql/internal/kernels"
+)
+
+// tripledDigits is the digits three times over (raw pixels, copy c
+// shifted by 0.01·c in every pixel) with their labels.
+func tripledDigits(b testing.TB) ([]kernels.Object, []float64) {
+	f, err := os.Open("../kpca/testdata/digits.csv")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		b.Fatal(err)
+	}
+	rows = rows[1:]
+	objs, y := make([]kernels.Object, 3*len(rows)), make([]float64, 3*len(rows))
+	for i := range objs {
+		r, c := rows[i%len(rows)], float64(i/len(rows))
+		v := make([]float64, 64)
+		for j := range v {
+			x, err := strconv.ParseFloat(r[2+j], 64)
+			if err != nil {
+				b.Fatal(err)
+			}
+			v[j] = x + 0.01*c
+		}
+		objs[i] = kernels.Object{Vec: kernels.Vec{F64: v}}
+		if y[i], err = strconv.ParseFloat(r[1], 64); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return objs, y
+}
+
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+// BenchmarkFitPredict5391: exact krr on the digits three times over,
+// gauss(sigma=√32) (rbf gamma 1/64), alpha = 1, fit and predict on its
+// own rows, as testdata/bench_krr5391.py times scikit-learn's
+// KernelRidge: the Gram matrix, the blocked Cholesky and solves, then
+// the kernel rows again (the fit overwrote them) and their products with
+// the coefficients. cores is CPU time over wall time.
+func BenchmarkFitPredict5391(b *testing.B) {
+	objs, y := tripledDigits(b)
+	spec, err := kernels.Parse("gauss(sigma=" + strconv.FormatFloat(math.Sqrt(32), 'g', -1, 64) + ")")
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := len(objs)
+	K := make([]float64, n*n)
+	var mae float64
+	cpu0 := cpuSeconds()
+	for b.Loop() {
+		if err := spec.Gram(objs, K, kernels.GramOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		c, err := Fit(K, y, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := spec.Cross(objs, objs, K, kernels.GramOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		mae = 0
+		for i := range y {
+			mae += math.Abs(Predict(c, K[i*n:(i+1)*n]) - y[i])
+		}
+		mae /= float64(n)
+	}
+	b.ReportMetric(mae, "trainMAE")
+	b.ReportMetric((cpuSeconds()-cpu0)/b.Elapsed().Seconds(), "cores")
+}
