@@ -366,6 +366,7 @@ type snapshot struct {
 	obj   []int   // obj[r]: index of row r's object in objs, −1 for NULL
 	objs  []kernels.Object // empty in a lean snapshot
 	lean  bool             // read by source.lean: the objects are read again by passes
+	token string           // the database's state when read ("": read again every time), fresh.go
 	rows  []int            // rows[o]: the row of object o
 	// scale is scale=standard's centring and scaling, fitted on objs
 	// (which hold the scaled vectors) and applied to new objects; nil
@@ -513,6 +514,13 @@ func (s *source) read(c *host.Conn, prev *snapshot) (*snapshot, error) {
 // bound's error for the total, so a source too large for the work never
 // fills memory first.
 func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) error) (*snapshot, error) {
+	token, err := s.token(c)
+	if err != nil {
+		return nil, s.readError(c, err)
+	}
+	if prev != nil && token != "" && prev.token == token {
+		return prev, nil // nothing may have changed (fresh.go)
+	}
 	if err := s.resolve(c); err != nil {
 		return nil, err
 	}
@@ -523,7 +531,7 @@ func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) err
 	var feats []float64 // columns= vectors, flat's object column holding their offsets (features.go)
 	objects, rows := 0, 0
 	var tooMany error
-	err := c.Query(s.sql, nil, func(v []any) error {
+	err = c.Query(s.sql, nil, func(v []any) error {
 		if rows++; rows%1024 == 0 {
 			if err := c.Err(); err != nil {
 				return err
@@ -556,6 +564,7 @@ func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) err
 		return nil, err
 	}
 	if prev != nil && prev.hash == sum {
+		prev.token = token
 		return prev, nil // unchanged: what was computed for it stands
 	}
 	if tooMany != nil {
@@ -565,7 +574,7 @@ func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) err
 	if err != nil {
 		return nil, err
 	}
-	snap.hash = sum
+	snap.hash, snap.token = sum, token
 	return snap, nil
 }
 
