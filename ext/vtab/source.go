@@ -361,9 +361,9 @@ func sqliteMessage(err error) string {
 // cursors of that content.
 type snapshot struct {
 	hash  [sha256.Size]byte
-	ids   []any   // row r's id
-	extra [][]any // extra[i][r]: extra column i of row r
-	obj   []int   // obj[r]: index of row r's object in objs, −1 for NULL
+	ids   []any            // row r's id
+	extra [][]any          // extra[i][r]: extra column i of row r
+	obj   []int            // obj[r]: index of row r's object in objs, −1 for NULL
 	objs  []kernels.Object // empty in a lean snapshot
 	lean  bool             // read by source.lean: the objects are read again by passes
 	token string           // the database's state when read ("": read again every time), fresh.go
