@@ -337,7 +337,7 @@ func TestNoShrinking(t *testing.T) {
 	var minActive [2]int
 	for k, shrinking := range []bool{true, false} {
 		s := newSolver(newGauss(x, 1), &poller{stop: new(atomic.Bool)}, n, 1)
-		s.eps, s.maxIter, s.shrinking, s.split = 1e-6, 1<<30, shrinking, 1
+		s.eps, s.maxIter, s.shrinking = 1e-6, 1<<30, shrinking
 		if res[k], err = s.solve(rows, ys, 10, 10, diag, make([]float64, n)); err != nil {
 			t.Fatal(err)
 		}

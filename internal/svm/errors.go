@@ -3,6 +3,8 @@ package svm
 import (
 	"fmt"
 	"math"
+
+	"github.com/ksql/ksql/internal/par"
 )
 
 // ClassCountError is returned by Fit when the labels name fewer than two
@@ -110,15 +112,10 @@ func (e *LengthError) Error() string {
 }
 
 // PanicError is a panic inside a worker goroutine (most likely in the
-// kernel callback), turned into an error for Fit's caller.
-type PanicError struct {
-	Value any
-	Stack []byte
-}
-
-func (e *PanicError) Error() string {
-	return fmt.Sprintf("svm: panic in a solver worker: %v", e.Value)
-}
+// kernel callback), turned into an error for the fit's caller by
+// internal/par, which runs the workers: Func names the fit ("svm.Fit",
+// "svm.FitOneClass", "svm.FitRegression").
+type PanicError = par.PanicError
 
 // NuInfeasibleError is a ν that no ν-SVC solution can meet for the pair
 // of classes A and B (libsvm's "specified nu is infeasible"): ν·(n_A +

@@ -2,9 +2,9 @@ package svm
 
 import (
 	"math"
-	"runtime/debug"
-	"sync"
 	"sync/atomic"
+
+	"github.com/ksql/ksql/internal/par"
 )
 
 // Kernel gives the solver kernel values between training objects, by
@@ -265,55 +265,86 @@ func Fit(kern Kernel, y []int, opt Options) (*Model, error) {
 }
 
 // solvePairs solves the one-vs-one subproblems on the workers, each with
-// its own solver workspace and an equal share of the cache budget.
+// its own solver workspace and an equal share of the cache budget. A
+// worker that fails sets stop, which ends the others' subproblems at
+// their next poll (they return errStopped, which the loop ignores: the
+// failing worker's error is the one Fit returns).
 func solvePairs(kern Kernel, g *grouping, diag []float64, opt *Options, stop *atomic.Bool) ([]binaryResult, error) {
 	pairs := g.k * (g.k - 1) / 2
 	res := make([]binaryResult, pairs)
 	workers := min(max(opt.Workers, 1), pairs)
-	budget := opt.cacheBudget()
+	ws := make([]*pairWorker, workers)
+	err := par.For("svm.Fit", pairs, workers, 1, func(w, q int) (err error) {
+		finished := false
+		defer func() {
+			if !finished || err != nil { // a panic or an error
+				stop.Store(true)
+			}
+		}()
+		if stop.Load() {
+			finished = true
+			return nil
+		}
+		if ws[w] == nil {
+			ws[w] = newPairWorker(kern, g, opt, stop, workers)
+		}
+		res[q], err = ws[w].solve(q, diag)
+		finished = true
+		if err == errStopped {
+			return nil
+		}
+		return err
+	})
+	return res, err
+}
+
+// pairWorker is one worker's solver workspace for one-vs-one subproblems.
+type pairWorker struct {
+	s    *solver
+	g    *grouping
+	opt  *Options
+	rows []int
+	ys   []int8
+	pr   *general // ν-SVC's workspace; nil for C-SVC
+}
+
+// newPairWorker sizes a workspace for the largest subproblem, with 1/workers
+// of the cache budget; the workers that run no subproblem side by side
+// (fewer pairs than Options.Workers) share its kernel columns.
+func newPairWorker(kern Kernel, g *grouping, opt *Options, stop *atomic.Bool, workers int) *pairWorker {
 	lmax := 0
 	for a := 0; a < g.k; a++ {
 		for b := a + 1; b < g.k; b++ {
 			lmax = max(lmax, g.count[a]+g.count[b])
 		}
 	}
-	run := func(next func() int) error {
-		s := newSolver(kern, &poller{interrupt: opt.Interrupt, stop: stop}, lmax, budget/int64(workers))
-		s.eps, s.shrinking = opt.Tol, !opt.NoShrinking
-		s.split = max(opt.Workers, 1) / workers
-		s.splitErrs = make([]error, s.split)
-		rows := make([]int, lmax)
-		ys := make([]int8, lmax)
-		var pr *general
-		if opt.Type == NuSVC {
-			pr = newGeneral(lmax)
-		}
-		for q := next(); q >= 0; q = next() {
-			a, b := pairClasses(q, g.k)
-			l := g.fill(a, b, rows, ys)
-			s.maxIter = opt.iterBound(l)
-			cp, cn := opt.C, opt.C
-			if opt.ClassWeight != nil {
-				cp, cn = opt.C*opt.ClassWeight[a], opt.C*opt.ClassWeight[b]
-			}
-			var r binaryResult
-			var err error
-			if pr != nil {
-				r, err = s.solveNuSVC(rows[:l], ys[:l], opt.Nu, diag, pr, make([]float64, l))
-				if me, ok := err.(*NuMarginError); ok {
-					me.A, me.B = a, b
-				}
-			} else {
-				r, err = s.solve(rows[:l], ys[:l], cp, cn, diag, make([]float64, l))
-			}
-			if err != nil {
-				return err
-			}
-			res[q] = r
-		}
-		return nil
+	s := newSolver(kern, &poller{interrupt: opt.Interrupt, stop: stop}, lmax, opt.cacheBudget()/int64(workers))
+	s.eps, s.shrinking = opt.Tol, !opt.NoShrinking
+	s.shareColumns("svm.Fit", max(opt.Workers, 1)/workers)
+	p := &pairWorker{s: s, g: g, opt: opt, rows: make([]int, lmax), ys: make([]int8, lmax)}
+	if opt.Type == NuSVC {
+		p.pr = newGeneral(lmax)
 	}
-	return res, runWorkers(workers, pairs, stop, run)
+	return p
+}
+
+// solve solves the subproblem of pair q.
+func (p *pairWorker) solve(q int, diag []float64) (binaryResult, error) {
+	a, b := pairClasses(q, p.g.k)
+	l := p.g.fill(a, b, p.rows, p.ys)
+	p.s.maxIter = p.opt.iterBound(l)
+	if p.pr != nil {
+		r, err := p.s.solveNuSVC(p.rows[:l], p.ys[:l], p.opt.Nu, diag, p.pr, make([]float64, l))
+		if me, ok := err.(*NuMarginError); ok {
+			me.A, me.B = a, b
+		}
+		return r, err
+	}
+	cp, cn := p.opt.C, p.opt.C
+	if p.opt.ClassWeight != nil {
+		cp, cn = p.opt.C*p.opt.ClassWeight[a], p.opt.C*p.opt.ClassWeight[b]
+	}
+	return p.s.solve(p.rows[:l], p.ys[:l], cp, cn, diag, make([]float64, l))
 }
 
 // fill writes the rows of the subproblem (a, b), class a first, and their
@@ -358,51 +389,4 @@ func diagonal(kern Kernel, n int, p *poller) ([]float64, error) {
 		}
 	}
 	return d, nil
-}
-
-// runWorkers hands out pairs 0..pairs−1 to workers; with one worker it runs
-// in the caller's goroutine. The first error (not errStopped) wins.
-func runWorkers(workers, pairs int, stop *atomic.Bool, run func(next func() int) error) error {
-	var counter atomic.Int64
-	next := func() int {
-		if stop.Load() {
-			return -1
-		}
-		if q := int(counter.Add(1) - 1); q < pairs {
-			return q
-		}
-		return -1
-	}
-	if workers == 1 {
-		return run(next)
-	}
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if v := recover(); v != nil {
-					stop.Store(true)
-					errs[w] = &PanicError{Value: v, Stack: debug.Stack()}
-				}
-			}()
-			if err := run(next); err != nil {
-				stop.Store(true)
-				errs[w] = err
-			}
-		}()
-	}
-	wg.Wait()
-	var first error
-	for _, err := range errs {
-		if err != nil && err != errStopped {
-			return err
-		}
-		if err != nil && first == nil {
-			first = err
-		}
-	}
-	return first
 }

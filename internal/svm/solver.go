@@ -1,11 +1,10 @@
 package svm
 
 import (
-	"errors"
 	"math"
-	"runtime/debug"
-	"sync"
 	"sync/atomic"
+
+	"github.com/ksql/ksql/internal/par"
 )
 
 // The binary solver is libsvm's Solver (Fan, Chen & Lin 2005) for C-SVC:
@@ -66,8 +65,8 @@ type solver struct {
 
 	eps       float64
 	maxIter   int
-	split     int // goroutines per long kernel column
-	splitErrs []error
+	team      *par.Team // shares long kernel columns; nil: not shared
+	piece     pieces    // the column the team computes
 	shrinking bool
 	unshrink  bool
 	nu        bool        // Solver_NU: two equality constraints, one per sign of y
@@ -248,79 +247,97 @@ func (s *solver) compute(i int, col []float32, start int, idx []int) error {
 }
 
 // minSplit is the shortest column worth sharing between goroutines, and
-// splitChunk the piece they take at a time: a goroutine costs about a
-// microsecond, a kernel value tens of nanoseconds or more.
+// splitChunk the piece a goroutine takes at a time: handing out a piece
+// costs an atomic add, a kernel value tens of nanoseconds or more.
 const (
 	minSplit   = 1024
 	splitChunk = 256
 )
 
-// kernelColumn is callColumn with its failure handed to the poller: a
-// helper's panic as it is, the callback's error as a *ColumnError.
-func (s *solver) kernelColumn(row int, idx []int, dst []float64) error {
-	err := s.callColumn(row, idx, dst)
-	if err == nil {
-		return nil
-	}
-	var pe *PanicError
-	if errors.As(err, &pe) {
-		return s.poll.fail(err)
-	}
-	return s.poll.fail(&ColumnError{Row: row, Err: err})
+// pieces is the job of a column's team: K(row, idx[t]) into dst[t], piece
+// c being t in [c·splitChunk, (c+1)·splitChunk). run is s.runPiece, bound
+// once so that a column allocates no closure.
+type pieces struct {
+	row    int
+	idx    []int
+	dst    []float64
+	errs   []error // the callback's error of each piece
+	failed atomic.Bool
+	run    func(c int)
 }
 
-// callColumn runs the kernel callback, on up to s.split goroutines when
-// the column is long: for a binary problem, where there are no pairs to run
-// side by side, the workers share each column instead. The pieces are
-// handed out one at a time, so a helper that the OS does not schedule
-// soon leaves its share to the others instead of holding them up.
-func (s *solver) callColumn(row int, idx []int, dst []float64) error {
-	n := len(idx)
-	if s.split <= 1 || n < minSplit {
-		return s.kern.Column(row, idx, dst)
+// shareColumns makes each long kernel column the job of a team of workers
+// goroutines (the solver's and workers − 1 helpers): for a binary
+// problem, where there are no pairs to run side by side, the workers share
+// each column instead. The helpers stay awake between columns: a column
+// takes tens of microseconds, and a goroutine started or woken for each
+// would often join after the solver's goroutine had done its share (on
+// the spam benchmark, 2 workers were then no faster than 1). name names
+// the fit in a *par.PanicError.
+func (s *solver) shareColumns(name string, workers int) {
+	if workers <= 1 {
+		return
 	}
-	chunks := (n + splitChunk - 1) / splitChunk
-	var next atomic.Int64
-	var failed atomic.Bool
-	work := func() error {
-		for !failed.Load() {
-			c := int(next.Add(1) - 1)
-			if c >= chunks {
-				return nil
-			}
-			lo, hi := c*splitChunk, min(n, (c+1)*splitChunk)
-			if err := s.kern.Column(row, idx[lo:hi], dst[lo:hi]); err != nil {
-				failed.Store(true)
-				return err
-			}
+	s.team = par.NewTeam(name, workers)
+	s.piece.errs = make([]error, (len(s.kbuf)+splitChunk-1)/splitChunk)
+	s.piece.run = s.runPiece
+}
+
+// kernelColumn runs the kernel callback, on s.team when the column is
+// long, and hands a failure to the poller: a helper's panic as it is, the
+// callback's error as a *ColumnError. The pieces are handed out one at a
+// time, so a helper that the OS does not schedule soon leaves its share to
+// the others instead of holding them up.
+func (s *solver) kernelColumn(row int, idx []int, dst []float64) error {
+	n := len(idx)
+	if s.team == nil || n < minSplit {
+		if err := s.kern.Column(row, idx, dst); err != nil {
+			return s.poll.fail(&ColumnError{Row: row, Err: err})
 		}
 		return nil
 	}
-	helpers := min(s.split, chunks) - 1
-	errs := s.splitErrs[:helpers+1]
-	var wg sync.WaitGroup
-	for h := 1; h <= helpers; h++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if v := recover(); v != nil {
-					failed.Store(true)
-					errs[h] = &PanicError{Value: v, Stack: debug.Stack()}
-				}
-			}()
-			errs[h] = work()
-		}()
+	p := &s.piece
+	p.row, p.idx, p.dst = row, idx, dst
+	chunks := (n + splitChunk - 1) / splitChunk
+	if err := s.team.Do(chunks, p.run); err != nil {
+		p.clear(chunks)
+		return s.poll.fail(err)
 	}
-	errs[0] = work()
-	wg.Wait()
-	for h, err := range errs {
-		errs[h] = nil
-		if err != nil {
-			return err
-		}
+	if err := p.clear(chunks); err != nil {
+		return s.poll.fail(&ColumnError{Row: row, Err: err})
 	}
 	return nil
+}
+
+// runPiece computes piece c of s.piece, unless a piece has failed.
+func (s *solver) runPiece(c int) {
+	p := &s.piece
+	if p.failed.Load() {
+		return
+	}
+	lo, hi := c*splitChunk, min(len(p.idx), (c+1)*splitChunk)
+	if err := s.kern.Column(p.row, p.idx[lo:hi], p.dst[lo:hi]); err != nil {
+		p.errs[c] = err
+		p.failed.Store(true)
+	}
+}
+
+// clear readies p for the next column and returns the error of its first
+// failed piece, if any.
+func (p *pieces) clear(chunks int) error {
+	p.idx, p.dst = nil, nil
+	if !p.failed.Load() {
+		return nil
+	}
+	p.failed.Store(false)
+	var first error
+	for c, err := range p.errs[:chunks] {
+		if first == nil {
+			first = err
+		}
+		p.errs[c] = nil
+	}
+	return first
 }
 
 // selectWorkingSet is libsvm's WSS 3 (second order): i maximises −y_i·G_i

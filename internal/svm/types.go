@@ -208,6 +208,15 @@ func FitRegression(kern Kernel, y []float64, opt Options) (*Model, error) {
 	})
 }
 
+// singleName names the function of a one-class or regression fit, for a
+// *par.PanicError.
+func singleName(t Type) string {
+	if t == OneClass {
+		return "svm.FitOneClass"
+	}
+	return "svm.FitRegression"
+}
+
 // fitSingle solves the one problem of a one-class or regression fit on n
 // objects and builds its Model; coefOf turns the solution into each
 // row's coefficient.
@@ -229,8 +238,7 @@ func fitSingle(kern Kernel, n int, pr *general, opt *Options, coefOf func([]floa
 		s = newSolver(kern, poll, l, budget)
 	}
 	s.eps, s.shrinking = opt.Tol, !opt.NoShrinking
-	s.split = max(opt.Workers, 1)
-	s.splitErrs = make([]error, s.split)
+	s.shareColumns(singleName(opt.Type), max(opt.Workers, 1))
 	s.maxIter = opt.iterBound(l)
 	res, err := s.solveGeneral(pr, diag, make([]float64, l))
 	if err != nil {
