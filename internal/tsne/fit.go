@@ -3,6 +3,7 @@ package tsne
 import (
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 
 	"github.com/ksql/ksql/internal/par"
@@ -51,10 +52,6 @@ func jointDense(n int, rows Rows, perp float64, interrupt func() error) (*affini
 // Barnes–Hut path does.
 func jointSparse(n int, rows Rows, perp float64, interrupt func() error) (*affinities, error) {
 	k := min(n-1, int(3*perp)+1)
-	type entry struct {
-		i, j int32
-		v    float64
-	}
 	type scratch struct {
 		d, nd, np []float64
 		idx       []int
@@ -66,7 +63,7 @@ func jointSparse(n int, rows Rows, perp float64, interrupt func() error) (*affin
 	}
 	// Row i's entries land at cond[i·k:], so the order, and the bits, do
 	// not depend on the workers.
-	cond := make([]entry, n*k)
+	cond := make([]condEntry, n*k)
 	err := par.For("tsne", n, workers, 16, func(w, i int) error {
 		if err := poll(interrupt, i, n); err != nil {
 			return err
@@ -84,38 +81,86 @@ func jointSparse(n int, rows Rows, perp float64, interrupt func() error) (*affin
 		}
 		calibrate(s.nd, -1, perp, s.np)
 		for t, j := range nb {
-			cond[i*k+t] = entry{int32(i), int32(j), s.np[t]}
+			cond[i*k+t] = condEntry{int32(i), int32(j), s.np[t]}
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	// P = (C + Cᵀ) / sum: gather both directions per row, merge duplicates.
-	all := make([]entry, 0, 2*len(cond))
+	return symmetrise(n, cond, interrupt)
+}
+
+// condEntry is p_j|i for i's neighbour j.
+type condEntry struct {
+	i, j int32
+	v    float64
+}
+
+// halfEntry is one direction of a pair in a row of P.
+type halfEntry struct {
+	col int32
+	v   float64
+}
+
+// symmetrise returns P = (C + Cᵀ)/sum for the conditional entries cond,
+// grouped by row: every entry is counted into both its rows, then each
+// row is sorted by column and its duplicates (a pair that is neighbours
+// both ways) merged in bands of rows on every core. A duplicate is two
+// terms, whose sum does not depend on their order, and the total adds
+// the merged entries in row and column order, so the bits do not depend
+// on the workers.
+func symmetrise(n int, cond []condEntry, interrupt func() error) (*affinities, error) {
+	pos := make([]int, n+1)
 	for _, e := range cond {
-		all = append(all, e, entry{e.j, e.i, e.v})
+		pos[e.i+1]++
+		pos[e.j+1]++
 	}
-	sort.Slice(all, func(a, b int) bool {
-		if all[a].i != all[b].i {
-			return all[a].i < all[b].i
+	for r := 0; r < n; r++ {
+		pos[r+1] += pos[r]
+	}
+	start := slices.Clone(pos)
+	buf := make([]halfEntry, 2*len(cond))
+	for _, e := range cond {
+		buf[pos[e.i]] = halfEntry{e.j, e.v}
+		buf[pos[e.j]] = halfEntry{e.i, e.v}
+		pos[e.i]++
+		pos[e.j]++
+	}
+	kept := make([]int, n) // row r's merged length
+	const band = 256
+	err := par.For("tsne", (n+band-1)/band, 0, 1, func(_, b int) error {
+		if interrupt != nil {
+			if err := interrupt(); err != nil {
+				return err
+			}
 		}
-		return all[a].j < all[b].j
+		for r := b * band; r < min(n, (b+1)*band); r++ {
+			row := buf[start[r]:start[r+1]]
+			slices.SortFunc(row, func(x, y halfEntry) int { return int(x.col) - int(y.col) })
+			m := 0
+			for t := 0; t < len(row); m++ {
+				e := row[t]
+				for t++; t < len(row) && row[t].col == e.col; t++ {
+					e.v += row[t].v
+				}
+				row[m] = e
+			}
+			kept[r] = m
+		}
+		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
 	a := &affinities{n: n, start: make([]int, n+1)}
 	total := 0.0
-	for t := 0; t < len(all); {
-		e := all[t]
-		v := 0.0
-		for ; t < len(all) && all[t].i == e.i && all[t].j == e.j; t++ {
-			v += all[t].v
+	for r := 0; r < n; r++ {
+		for _, e := range buf[start[r] : start[r]+kept[r]] {
+			a.cols, a.vals = append(a.cols, e.col), append(a.vals, e.v)
+			total += e.v
 		}
-		a.cols, a.vals = append(a.cols, e.j), append(a.vals, v)
-		a.start[e.i+1]++
-		total += v
-	}
-	for i := 0; i < n; i++ {
-		a.start[i+1] += a.start[i]
+		a.start[r+1] = a.start[r] + kept[r]
 	}
 	for t := range a.vals {
 		a.vals[t] = math.Max(a.vals[t]/total, 1e-12)

@@ -130,42 +130,65 @@ func (g *gradient) attract(Y []float64, i int, exag float64, att []float64) {
 }
 
 // kl is KL(P‖Q) = Σ p_ij log(p_ij / q_ij), with Z exact: O(n²) even for
-// Barnes–Hut, so it checks poll too.
+// Barnes–Hut, so it runs in bands of rows on every core, checking poll.
+// Each row's terms are summed in column order and the rows' sums in row
+// order, so the bits do not depend on the workers.
 func (g *gradient) kl(Y []float64) (float64, error) {
 	n, d := g.P.n, g.dims
-	Z := 0.0
-	for i := 0; i < n; i++ {
-		if err := poll(g.poll, i, n); err != nil {
-			return 0, err
-		}
+	rowZ, rowS := make([]float64, n), make([]float64, n)
+	band := pollRows(n)
+	byRows := func(f func(i int)) error {
+		return par.For("tsne", (n+band-1)/band, 0, 1, func(_, b int) error {
+			if err := g.poll(); err != nil {
+				return err
+			}
+			for i := b * band; i < min(n, (b+1)*band); i++ {
+				f(i)
+			}
+			return nil
+		})
+	}
+	err := byRows(func(i int) {
+		z := 0.0
 		for j := 0; j < n; j++ {
 			if i != j {
-				Z += 1 / (1 + sqDist(Y, i, j, d))
+				z += 1 / (1 + sqDist(Y, i, j, d))
 			}
 		}
+		rowZ[i] = z
+	})
+	if err != nil {
+		return 0, err
 	}
-	s := 0.0
-	add := func(i, j int, p float64) {
+	Z := 0.0
+	for _, z := range rowZ {
+		Z += z
+	}
+	term := func(i, j int, p float64) float64 {
 		q := math.Max(1/(1+sqDist(Y, i, j, d))/Z, 1e-300)
-		s += p * math.Log(math.Max(p, 1e-12)/q)
+		return p * math.Log(math.Max(p, 1e-12)/q)
 	}
-	if g.P.dense != nil {
-		for i := 0; i < n; i++ {
-			if err := poll(g.poll, i, n); err != nil {
-				return 0, err
-			}
+	err = byRows(func(i int) {
+		s := 0.0
+		if g.P.dense != nil {
 			for j := 0; j < n; j++ {
 				if i != j {
-					add(i, j, g.P.dense[i*n+j])
+					s += term(i, j, g.P.dense[i*n+j])
 				}
 			}
+		} else {
+			for t := g.P.start[i]; t < g.P.start[i+1]; t++ {
+				s += term(i, int(g.P.cols[t]), g.P.vals[t])
+			}
 		}
-		return s, nil
+		rowS[i] = s
+	})
+	if err != nil {
+		return 0, err
 	}
-	for i := 0; i < n; i++ {
-		for t := g.P.start[i]; t < g.P.start[i+1]; t++ {
-			add(i, int(g.P.cols[t]), g.P.vals[t])
-		}
+	s := 0.0
+	for _, v := range rowS {
+		s += v
 	}
 	return s, nil
 }
