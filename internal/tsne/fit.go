@@ -24,18 +24,27 @@ type affinities struct {
 // jointDense computes P = (P_j|i + P_i|j)/(2n) over all pairs.
 func jointDense(n int, rows Rows, perp float64, interrupt func() error) (*affinities, error) {
 	P := make([]float64, n*n)
-	d := make([]float64, n)
-	for i := 0; i < n; i++ {
+	workers := par.Workers(runtime.GOMAXPROCS(0), n/16)
+	ds := make([][]float64, workers)
+	for w := range ds {
+		ds[w] = make([]float64, n)
+	}
+	err := par.For("tsne", n, workers, 16, func(w, i int) error { // each row its own
 		if err := poll(interrupt, i, n); err != nil {
-			return nil, err
+			return err
 		}
+		d := ds[w]
 		if err := rows(i, d); err != nil {
-			return nil, err
+			return err
 		}
 		if err := clampRow(i, d); err != nil {
-			return nil, err
+			return err
 		}
 		calibrate(d, i, perp, P[i*n:(i+1)*n])
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {

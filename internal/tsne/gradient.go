@@ -49,24 +49,28 @@ func sqDist(Y []float64, i, j, dims int) float64 {
 	return s
 }
 
-// exact: ∂C/∂y_i = 4 Σ_j (exag·p_ij − q_ij)(y_i − y_j)/(1 + ‖y_i − y_j‖²).
+// exact: ∂C/∂y_i = 4 Σ_j (exag·p_ij − q_ij)(y_i − y_j)/(1 + ‖y_i − y_j‖²),
+// in bands of rows on every core. Z is each row's sum (in column order)
+// added in row order, so the bits do not depend on the workers.
 func (g *gradient) exact(Y []float64, exag float64, grad []float64) error {
 	n, d := g.P.n, g.dims
-	Z := 0.0
-	for i := 0; i < n; i++ {
-		if err := poll(g.poll, i, n); err != nil {
-			return err
-		}
+	err := g.byRows(n, func(i int) {
+		z := 0.0
 		for j := 0; j < n; j++ {
 			if i != j {
-				Z += 1 / (1 + sqDist(Y, i, j, d))
+				z += 1 / (1 + sqDist(Y, i, j, d))
 			}
 		}
+		g.sumQ[i] = z
+	})
+	if err != nil {
+		return err
 	}
-	for i := 0; i < n; i++ {
-		if err := poll(g.poll, i, n); err != nil {
-			return err
-		}
+	Z := 0.0
+	for _, z := range g.sumQ {
+		Z += z
+	}
+	return g.byRows(n, func(i int) {
 		gi := grad[i*d : (i+1)*d]
 		clear(gi)
 		for j := 0; j < n; j++ {
@@ -79,8 +83,22 @@ func (g *gradient) exact(Y []float64, exag float64, grad []float64) error {
 				gi[c] += f * (Y[i*d+c] - Y[j*d+c])
 			}
 		}
-	}
-	return nil
+	})
+}
+
+// byRows runs f(i) for i < n in bands of pollRows(n) rows shared among
+// workers, polling before each band.
+func (g *gradient) byRows(n int, f func(i int)) error {
+	band := pollRows(n)
+	return par.For("tsne", (n+band-1)/band, 0, 1, func(_, b int) error {
+		if err := g.poll(); err != nil {
+			return err
+		}
+		for i := b * band; i < min(n, (b+1)*band); i++ {
+			f(i)
+		}
+		return nil
+	})
 }
 
 // barnesHut: attraction over the sparse P exactly, repulsion from the
@@ -136,19 +154,7 @@ func (g *gradient) attract(Y []float64, i int, exag float64, att []float64) {
 func (g *gradient) kl(Y []float64) (float64, error) {
 	n, d := g.P.n, g.dims
 	rowZ, rowS := make([]float64, n), make([]float64, n)
-	band := pollRows(n)
-	byRows := func(f func(i int)) error {
-		return par.For("tsne", (n+band-1)/band, 0, 1, func(_, b int) error {
-			if err := g.poll(); err != nil {
-				return err
-			}
-			for i := b * band; i < min(n, (b+1)*band); i++ {
-				f(i)
-			}
-			return nil
-		})
-	}
-	err := byRows(func(i int) {
+	err := g.byRows(n, func(i int) {
 		z := 0.0
 		for j := 0; j < n; j++ {
 			if i != j {
@@ -168,7 +174,7 @@ func (g *gradient) kl(Y []float64) (float64, error) {
 		q := math.Max(1/(1+sqDist(Y, i, j, d))/Z, 1e-300)
 		return p * math.Log(math.Max(p, 1e-12)/q)
 	}
-	err = byRows(func(i int) {
+	err = g.byRows(n, func(i int) {
 		s := 0.0
 		if g.P.dense != nil {
 			for j := 0; j < n; j++ {

@@ -58,32 +58,41 @@ func TestSplitTreeIsSerial(t *testing.T) {
 	}
 }
 
-// TestFitWorkers: a Barnes–Hut fit large enough for the split tree gives
-// the same bits with one worker and with several.
+// TestFitWorkers: fits give the same bits with one worker and with
+// several — Barnes–Hut large enough for the split tree, and exact in 3
+// dimensions.
 func TestFitWorkers(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 24))
-	X := make([][]float64, splitAbove+100)
-	for i := range X {
-		X[i] = []float64{float64(i%7) + r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
-	}
-	var ref *Embedding
-	for _, procs := range []int{1, 2, 5} {
-		old := runtime.GOMAXPROCS(procs)
-		e, err := Fit(len(X), euclidRows(X), Options{Dims: 2, Perplexity: 20, Iterations: 260, Method: BarnesHut, Seed: 3})
-		runtime.GOMAXPROCS(old)
-		if err != nil {
-			t.Fatal(err)
+	for _, c := range []struct {
+		n   int
+		opt Options
+	}{
+		{splitAbove + 100, Options{Dims: 2, Perplexity: 20, Iterations: 260, Method: BarnesHut, Seed: 3}},
+		{300, Options{Dims: 3, Perplexity: 10, Iterations: 260, Method: Exact, Seed: 4}},
+	} {
+		X := make([][]float64, c.n)
+		for i := range X {
+			X[i] = []float64{float64(i%7) + r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
 		}
-		if ref == nil {
-			ref = e
-			continue
-		}
-		if math.Float64bits(e.KL) != math.Float64bits(ref.KL) {
-			t.Fatalf("%d workers: KL %v, one worker %v", procs, e.KL, ref.KL)
-		}
-		for i := range e.Y {
-			if math.Float64bits(e.Y[i]) != math.Float64bits(ref.Y[i]) {
-				t.Fatalf("%d workers: Y[%d] = %v, one worker %v", procs, i, e.Y[i], ref.Y[i])
+		var ref *Embedding
+		for _, procs := range []int{1, 2, 5} {
+			old := runtime.GOMAXPROCS(procs)
+			e, err := Fit(len(X), euclidRows(X), c.opt)
+			runtime.GOMAXPROCS(old)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ref == nil {
+				ref = e
+				continue
+			}
+			if math.Float64bits(e.KL) != math.Float64bits(ref.KL) {
+				t.Fatalf("n=%d: %d workers: KL %v, one worker %v", c.n, procs, e.KL, ref.KL)
+			}
+			for i := range e.Y {
+				if math.Float64bits(e.Y[i]) != math.Float64bits(ref.Y[i]) {
+					t.Fatalf("n=%d: %d workers: Y[%d] = %v, one worker %v", c.n, procs, i, e.Y[i], ref.Y[i])
+				}
 			}
 		}
 	}
