@@ -168,8 +168,9 @@ func (m *kpcaModel) fitLean(f *fitting) (fitted, error) {
 		return nil, f.fitError(kpcaError(err))
 	}
 	project := func(mean, coef, proj []float64) error {
+		coefT := kpca.Transpose(coef, nl)
 		return f.streamKernel(basis, marks, nil, func(b *passBlock, lo, rows int) error {
-			return kpca.ProjectRows(b.C, rows, mean, coef, proj[lo*m.k:(lo+rows)*m.k], f.err)
+			return kpca.ProjectRows(b.C, rows, mean, coefT, proj[lo*m.k:(lo+rows)*m.k])
 		}, nil, kpca.BlockError)
 	}
 	model, err := kpca.FinishNystrom(W, total, marks, project, kpca.Options{Components: m.k, Interrupt: f.err})

@@ -86,6 +86,21 @@ func (s *Spec) Cross(a, b []Object, dst []float64, opt GramOptions) error {
 	if n >= 8 && m >= 8 {
 		pa, pb = pa.withNorms(), pb.withNorms()
 	}
+	if gaussTiled(pa, pb) {
+		cols := packCols(pb)
+		groups := (n + tileRows - 1) / tileRows
+		return s.parallel("kernels.Cross", groups, n*m, max(1, 64/m), opt, func(g int, p *poller) error {
+			if p.pack == nil {
+				p.pack = make([]float64, tileRows*pa.dim)
+			}
+			gaussTile(pa, pb, cols, g, dst, p.pack)
+			if p.count += tileRows * m; p.count >= pollCells && p.check != nil {
+				p.count = 0
+				return p.check()
+			}
+			return nil
+		})
+	}
 	return s.parallel("kernels.Cross", n, s.cost(a, b, n*m), max(1, 64/max(m, 1)), opt, func(i int, p *poller) error {
 		return p.row(pa, i, pb, 0, m, dst[i*m:(i+1)*m])
 	})
@@ -121,7 +136,8 @@ type poller struct {
 	ws    *Workspace
 	check func() error
 	count int
-	_     [40]byte // a cache line of its own
+	pack  []float64 // gaussTile's rows, packed
+	_     [16]byte  // a cache line of its own
 }
 
 // cost converts a count of kernel values between a and b into the units
