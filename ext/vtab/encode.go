@@ -166,7 +166,7 @@ func decodeSVMNystrom(m *svmModel, f *fitting, s *storedFit) (fitted, error) {
 	fit := &svmNystromFit{labels: f.extra("label"), maxIter: m.maxIter, marks: w.Landmarks, proj: w.Proj, float32: w.Float32,
 		model: w.Model, pred: w.Pred, dec: w.Dec, cvPred: w.CVPred}
 	classes, _, err := svmClasses(f, fit.labels)
-	n := len(f.objs())
+	n := f.n()
 	mismatch := errors.New("the stored svm fit does not match its source")
 	marks, merr := kpca.SampleLandmarks(n, m.landmarks, m.seed)
 	if err != nil || merr != nil || w.Model == nil || w.Model.Validate() != nil || w.Model.Classes != len(classes) ||
@@ -174,11 +174,7 @@ func decodeSVMNystrom(m *svmModel, f *fitting, s *storedFit) (fitted, error) {
 		len(w.Pred) != n || len(w.Dec) != n*w.Model.Problems() || (w.CVPred != nil && len(w.CVPred) != n) || (w.CVPred != nil) != (m.folds > 0) {
 		return nil, mismatch
 	}
-	fit.classes = classes
-	fit.basis = make([]kernels.Object, len(w.Landmarks))
-	for l, o := range w.Landmarks { // the seed's own, so in range
-		fit.basis[l] = f.objs()[o]
-	}
+	fit.classes, fit.f = classes, f // the landmarks (the seed's own, so in range) are read when a new object needs them
 	for _, c := range append(append([]int(nil), w.Pred...), w.CVPred...) {
 		if c < 0 || c >= len(classes) {
 			return nil, errors.New("the stored svm fit predicts a class out of range")

@@ -516,6 +516,10 @@ func (s *search) point(base []string, axes []gridAxis, idx []int) (*searchPoint,
 	if pt.t, err = (modelModule{s.kind}).newTable(s.hc, append([]string{s.kind.name, "main", "model_search"}, args...)); err != nil {
 		return nil, fmt.Errorf("%s with %s: %w", s.kind.name, where, err)
 	}
+	// Points are fitted side by side, off the statement's goroutine, on
+	// one snapshot of their group: a source read in passes (stream.go)
+	// would need the statement for every pass.
+	pt.t.src.lean = false
 	return pt, nil
 }
 

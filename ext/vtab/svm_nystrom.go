@@ -55,6 +55,9 @@ func (m *svmModel) configureMethod(opts options) error {
 	return err
 }
 
+// lean: method=nystrom reads its objects in passes (stream.go).
+func (m *svmModel) lean() bool { return m.nystrom }
+
 // svmNystromFit is a linear SVM on the Nyström features of landmarks:
 // φ(x) = k_L(x)ᵀM, decision w_p·φ(x) + b_p per one-vs-rest problem.
 type svmNystromFit struct {
@@ -63,7 +66,8 @@ type svmNystromFit struct {
 	classes []any
 	labels  []any
 	marks   []int            // the landmarks, as object indices
-	basis   []kernels.Object // their objects
+	basis   []kernels.Object // their objects (nil until read, in a restored fit)
+	f       *fitting         // where a restored fit reads them
 	proj    []float64        // M = U_r·Σ_r^(−1/2), landmarks × rank
 	float32 bool             // the features were held as float32 (past max_gram_bytes in float64)
 	pred    []int
@@ -90,25 +94,29 @@ func (m *svmModel) fitNystrom(f *fitting) (fitted, error) {
 	if fit.marks, err = kpca.SampleLandmarks(n, m.landmarks, m.seed); err != nil {
 		return nil, f.fitError(kpcaError(err))
 	}
+	if fit.basis, err = f.landmarkObjects(fit.marks); err != nil {
+		return nil, err
+	}
+	opt, err := gramOptions(f.hc, f.src.spec)
+	if err != nil {
+		return nil, err
+	}
+	W, err := f.landmarkKernel(fit.basis, fit.marks, opt)
+	if err != nil {
+		return nil, err
+	}
+	r, err := fit.landmarkMap(f, W)
+	if err != nil {
+		return nil, err
+	}
+	features := func(X any) error { return fit.features(f, X) }
 	nl := len(fit.marks)
-	fit.basis = make([]kernels.Object, nl)
-	for l, i := range fit.marks {
-		fit.basis[l] = f.objs()[i]
-	}
-	block, err := f.crossBlocks(fit.basis, fit.marks)
-	if err != nil {
-		return nil, err
-	}
-	r, err := fit.landmarkMap(f, block)
-	if err != nil {
-		return nil, err
-	}
 	switch need := int64(n) * int64(r); {
 	case 8*need <= f.maxBytes():
-		return fit, nystromSolve(m, f, fit, y, block, make([]float64, n*r))
+		return fit, nystromSolve(m, f, fit, y, features, make([]float64, n*r))
 	case 4*need <= f.maxBytes():
 		fit.float32 = true
-		return fit, nystromSolve(m, f, fit, y, block, make([]float32, n*r))
+		return fit, nystromSolve(m, f, fit, y, features, make([]float32, n*r))
 	default:
 		return nil, fmt.Errorf("method=nystrom: the %d objects' features (%d each from %d landmarks) need %s even as float32, "+
 			"more than max_gram_bytes = %d; lower landmarks= or raise the setting with SELECT ksql_config('max_gram_bytes', N)",
@@ -116,16 +124,10 @@ func (m *svmModel) fitNystrom(f *fitting) (fitted, error) {
 	}
 }
 
-// landmarkMap computes the landmarks' Gram matrix and its W^(−1/2) map,
+// landmarkMap computes the map W^(−1/2) of the landmarks' Gram matrix W,
 // returning the features' count r.
-func (fit *svmNystromFit) landmarkMap(f *fitting, block func(lo, hi int, dst []float64) error) (int, error) {
+func (fit *svmNystromFit) landmarkMap(f *fitting, W []float64) (int, error) {
 	nl := len(fit.marks)
-	W := make([]float64, nl*nl)
-	for a, la := range fit.marks {
-		if err := block(la, la+1, W[a*nl:(a+1)*nl]); err != nil {
-			return 0, err
-		}
-	}
 	for a := 0; a < nl; a++ {
 		for b := a + 1; b < nl; b++ {
 			W[a*nl+b] = (W[a*nl+b] + W[b*nl+a]) / 2
@@ -151,17 +153,58 @@ func (fit *svmNystromFit) landmarkMap(f *fitting, block func(lo, hi int, dst []f
 	return r, nil
 }
 
+// features fills X ([]float64 or []float32, n×r) with the objects'
+// Nyström features: a pass over a lean snapshot, blocks of the snapshot's
+// objects otherwise.
+func (fit *svmNystromFit) features(f *fitting, X any) error {
+	nl := len(fit.marks)
+	r := len(fit.proj) / nl
+	var err error
+	if f.snap.lean {
+		newP := func() any { return make([]float64, streamRows*r) }
+		err = f.streamKernel(fit.basis, fit.marks, newP, func(b *passBlock, lo, rows int) error {
+			P := b.aux.([]float64)
+			switch X := X.(type) {
+			case []float64:
+				return svm.NystromRows(b.C, rows, nl, fit.proj, r, P, X[lo*r:(lo+rows)*r])
+			case []float32:
+				return svm.NystromRows(b.C, rows, nl, fit.proj, r, P, X[lo*r:(lo+rows)*r])
+			}
+			return nil
+		}, nil, func(err error, lo int) error {
+			var kv *svm.KernelValueError
+			if errors.As(err, &kv) {
+				kv.Row += lo
+			}
+			return err
+		})
+	} else {
+		var block func(lo, hi int, dst []float64) error
+		if block, err = f.crossBlocks(fit.basis, fit.marks); err != nil {
+			return err
+		}
+		n := f.n()
+		switch X := X.(type) {
+		case []float64:
+			err = svm.NystromFeatures(n, nl, fit.proj, r, block, X, f.err)
+		case []float32:
+			err = svm.NystromFeatures(n, nl, fit.proj, r, block, X, f.err)
+		}
+	}
+	var kv *svm.KernelValueError
+	if errors.As(err, &kv) {
+		return svmError(f, &svm.KernelValueError{Row: kv.Row, Col: fit.marks[kv.Col], Value: kv.Value})
+	}
+	return err
+}
+
 // nystromSolve fills X with the features, fits the machine (and, with
 // folds=, one per fold on the same features: the folds share the
 // landmarks) and answers the stored rows.
-func nystromSolve[F float32 | float64](m *svmModel, f *fitting, fit *svmNystromFit, y []int, block func(lo, hi int, dst []float64) error, X []F) error {
-	n, nl, k := len(y), len(fit.marks), len(fit.classes)
-	r := len(fit.proj) / nl
-	if err := svm.NystromFeatures(n, nl, fit.proj, r, block, X, f.err); err != nil {
-		var kv *svm.KernelValueError
-		if errors.As(err, &kv) {
-			return svmError(f, &svm.KernelValueError{Row: kv.Row, Col: fit.marks[kv.Col], Value: kv.Value})
-		}
+func nystromSolve[F float32 | float64](m *svmModel, f *fitting, fit *svmNystromFit, y []int, features func(X any) error, X []F) error {
+	n, k := len(y), len(fit.classes)
+	r := len(fit.proj) / len(fit.marks)
+	if err := features(X); err != nil {
 		return err
 	}
 	opt := svm.LinearOptions{C: m.c, Tol: m.tol, MaxIter: m.maxIter, Seed: m.seed, Workers: runtime.GOMAXPROCS(0), Interrupt: f.err}
@@ -253,6 +296,13 @@ func (fit *svmNystromFit) stored(o int, dst []any) {
 }
 
 func (fit *svmNystromFit) predict(z *newObject, dst []any) error {
+	if fit.basis == nil { // restored: the landmarks are read when first needed
+		basis, err := fit.f.landmarkObjects(fit.marks)
+		if err != nil {
+			return err
+		}
+		fit.basis = basis
+	}
 	kz, err := z.kernels(fit.basis)
 	if err != nil {
 		return err

@@ -90,20 +90,35 @@ func NystromFeatures[F float32 | float64](n, m int, M []float64, r int, block fu
 		if err := block(lo, hi, c); err != nil {
 			return err
 		}
-		for i, v := range c {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return &KernelValueError{Row: lo + i/m, Col: i % m, Value: v}
+		if err := NystromRows(c, hi-lo, m, M, r, P, X[lo*r:hi*r]); err != nil {
+			var kv *KernelValueError
+			if errors.As(err, &kv) {
+				kv.Row += lo
 			}
+			return err
 		}
-		p := P[:(hi-lo)*r]
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-			blas64.General{Rows: hi - lo, Cols: m, Stride: m, Data: c},
-			blas64.General{Rows: m, Cols: r, Stride: r, Data: M},
-			0, blas64.General{Rows: hi - lo, Cols: r, Stride: r, Data: p})
-		dst := X[lo*r : hi*r]
-		for i, v := range p {
-			dst[i] = F(v)
+	}
+	return nil
+}
+
+// NystromRows sets X (rows×r) to the features C·M of one block of rows×m
+// kernel values C, with P (at least rows·r values) as scratch. A
+// non-finite kernel value is a *KernelValueError whose Row is in the
+// block and whose Col is the landmark's index.
+func NystromRows[F float32 | float64](C []float64, rows, m int, M []float64, r int, P []float64, X []F) error {
+	c := C[:rows*m]
+	for i, v := range c {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return &KernelValueError{Row: i / m, Col: i % m, Value: v}
 		}
+	}
+	p := P[:rows*r]
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
+		blas64.General{Rows: rows, Cols: m, Stride: m, Data: c},
+		blas64.General{Rows: m, Cols: r, Stride: r, Data: M},
+		0, blas64.General{Rows: rows, Cols: r, Stride: r, Data: p})
+	for i, v := range p {
+		X[i] = F(v)
 	}
 	return nil
 }
