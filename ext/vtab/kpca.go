@@ -114,33 +114,41 @@ func (m *kpcaModel) fit(f *fitting) (fitted, error) {
 func (m *kpcaModel) lean() bool { return m.nystrom }
 
 func (m *kpcaModel) fitNystrom(f *fitting) (fitted, error) {
-	if f.snap.lean {
-		return m.fitLean(f)
+	n := f.n()
+	if !f.snap.lean && kpca.NystromBytes(n, min(n, m.landmarks), m.k) <= f.maxBytes() {
+		return m.fitInMemory(f)
 	}
-	n := len(f.objs())
-	landmarks, err := kpca.SampleLandmarks(n, m.landmarks, m.seed)
+	return m.fitStreamed(f)
+}
+
+// fitInMemory is the Nyström fit on objects held in memory (scale=,
+// model_search) whose n×m kernel values fit max_gram_bytes: computed
+// once, not once a pass.
+func (m *kpcaModel) fitInMemory(f *fitting) (fitted, error) {
+	landmarks, err := kpca.SampleLandmarks(f.n(), m.landmarks, m.seed)
 	if err != nil {
 		return nil, f.fitError(kpcaError(err))
 	}
-	nl := len(landmarks)
-	if err := m.tooMany(n, f.maxBytes()); err != nil {
-		return nil, err
-	}
-	basis := make([]kernels.Object, nl)
-	for l, i := range landmarks {
-		basis[l] = f.objs()[i]
-	}
-	model, err := m.nystromModel(f, n, basis, landmarks)
+	basis, err := f.landmarkObjects(landmarks)
 	if err != nil {
 		return nil, err
+	}
+	C, err := f.cross(basis, landmarks)
+	if err != nil {
+		return nil, err
+	}
+	model, err := kpca.FitNystromMatrix(C, landmarks, kpca.Options{Components: m.k, Interrupt: f.err})
+	if err != nil {
+		return nil, f.fitError(kpcaError(err))
 	}
 	return &kpcaFit{model: model, basis: basis}, nil
 }
 
-// fitLean is the Nyström fit on a lean snapshot: the landmarks are read,
-// then two passes over the source give the sums (nystrom.Sums) and the
-// projections, every block on its own core.
-func (m *kpcaModel) fitLean(f *fitting) (fitted, error) {
+// fitStreamed is the Nyström fit in passes (stream.go): the landmarks are
+// read, then two passes over the objects — the source read again, for a
+// lean snapshot — give the sums (nystrom.Sums) and the projections, every
+// block on its own core.
+func (m *kpcaModel) fitStreamed(f *fitting) (fitted, error) {
 	n := f.n()
 	marks, err := kpca.SampleLandmarks(n, m.landmarks, m.seed)
 	if err != nil {
@@ -180,32 +188,6 @@ func (m *kpcaModel) fitLean(f *fitting) (fitted, error) {
 	return &kpcaFit{model: model, basis: basis, f: f, marks: marks}, nil
 }
 
-// nystromModel fits on the n×m kernel values in memory when they fit
-// max_gram_bytes, and streams them in blocks when they do not.
-func (m *kpcaModel) nystromModel(f *fitting, n int, basis []kernels.Object, landmarks []int) (*kpca.Model, error) {
-	opt := kpca.Options{Components: m.k, Interrupt: f.err}
-	if kpca.NystromBytes(n, len(landmarks), m.k) <= f.maxBytes() {
-		C, err := f.cross(basis, landmarks)
-		if err != nil {
-			return nil, err
-		}
-		model, err := kpca.FitNystromMatrix(C, landmarks, opt)
-		if err != nil {
-			return nil, f.fitError(kpcaError(err))
-		}
-		return model, nil
-	}
-	block, err := f.crossBlocks(basis, landmarks)
-	if err != nil {
-		return nil, err
-	}
-	model, err := kpca.FitNystromStream(n, landmarks, block, opt)
-	if err != nil {
-		return nil, f.fitError(kpcaError(err))
-	}
-	return model, nil
-}
-
 // tooMany is the max_gram_bytes error of a fit on n objects, nil when it
 // fits (boundedModel).
 func (m *kpcaModel) tooMany(n int, max int64) error {
@@ -216,7 +198,7 @@ func (m *kpcaModel) tooMany(n int, max int64) error {
 		return nil
 	}
 	// A fit whose n×m kernel values pass the bound streams them
-	// (FitNystromStream): it needs a block, the m×m products and the n×k
+	// (fitStreamed): it needs blocks, the m×m products and the n×k
 	// projections.
 	nl := min(n, m.landmarks)
 	if need := kpca.StreamBytes(n, nl, m.k); need > max {

@@ -6,7 +6,6 @@ import (
 	"github.com/ksql/ksql/internal/dense"
 	"strings"
 
-	"github.com/ksql/ksql/internal/kernels"
 	"github.com/ksql/ksql/internal/kpca"
 	"github.com/ksql/ksql/internal/krr"
 	"github.com/ksql/ksql/internal/nystrom"
@@ -111,21 +110,18 @@ func (m *krrModel) fitModel(f *fitting) (fitted, error) {
 func (m *krrModel) lean() bool { return m.nystrom && m.folds == 0 }
 
 func (m *krrModel) fitNystrom(f *fitting, y []float64) (fitted, error) {
-	if f.snap.lean {
-		return m.fitLean(f, y)
-	}
 	n := len(y)
+	if f.snap.lean || krrNystromBytes(n, min(n, m.landmarks)) > f.maxBytes() {
+		return m.fitStreamed(f, y)
+	}
 	marks, err := kpca.SampleLandmarks(n, m.landmarks, m.seed)
 	if err != nil {
 		return nil, f.fitError(kpcaError(err))
 	}
 	nl := len(marks)
-	basis := make([]kernels.Object, nl)
-	for l, i := range marks {
-		basis[l] = f.objs()[i]
-	}
-	if krrNystromBytes(n, nl) > f.maxBytes() {
-		return m.fitNystromStream(f, y, basis, marks)
+	basis, err := f.landmarkObjects(marks)
+	if err != nil {
+		return nil, err
 	}
 	C, err := f.cross(basis, marks)
 	if err != nil {
@@ -157,31 +153,12 @@ func (m *krrModel) fitNystrom(f *fitting, y []float64) (fitted, error) {
 	return r, nil
 }
 
-// fitNystromStream is fitNystrom for n×m kernel values past
-// max_gram_bytes: they are computed in blocks, twice (CᵀC and Cᵀy, then
-// the predictions of the stored rows), and never held whole. Folds would
-// need a CᵀC per fold; they are refused here.
-func (m *krrModel) fitNystromStream(f *fitting, y []float64, basis []kernels.Object, marks []int) (fitted, error) {
-	n, nl := len(y), len(marks)
-	if err := m.streamTooMany(n, nl, f.maxBytes()); err != nil {
-		return nil, err
-	}
-	block, err := f.crossBlocks(basis, marks)
-	if err != nil {
-		return nil, err
-	}
-	r := &regressFit{labels: y, f: f, basisRows: marks,
-		figures: [][2]any{{"method", "nystrom"}, {"alpha", m.alpha}, {"landmarks", int64(nl)}}}
-	if r.coef, r.pred, err = krr.FitNystromStream(y, marks, block, m.alpha, f.err); err != nil {
-		return nil, krrError(f, err)
-	}
-	return r, nil
-}
-
-// fitLean is the Nyström fit on a lean snapshot: the landmarks are read,
-// then two passes over the source give the sums CᵀC and Cᵀy
-// (nystrom.Sums) and the predictions, every block on its own core.
-func (m *krrModel) fitLean(f *fitting, y []float64) (fitted, error) {
+// fitStreamed is the Nyström fit in passes (stream.go): the landmarks are
+// read, then two passes over the objects — the source read again, for a
+// lean snapshot — give the sums CᵀC and Cᵀy (nystrom.Sums) and the
+// predictions, every block on its own core. Folds would need a CᵀC per
+// fold; streamTooMany refuses them.
+func (m *krrModel) fitStreamed(f *fitting, y []float64) (fitted, error) {
 	n := len(y)
 	marks, err := kpca.SampleLandmarks(n, m.landmarks, m.seed)
 	if err != nil {

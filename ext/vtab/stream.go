@@ -126,22 +126,27 @@ type passBlock struct {
 	flat  []any     // keepFeatures' scratch
 }
 
-// pass reads the source again and hands the objects for which want(o)
-// holds (nil: all) to work on workers, decoded, in blocks of streamRows,
-// then to merge on this goroutine in the order they were read. newAux
-// makes a block's scratch (nil: none). It fails with errSourceChanged
-// when the rows read are not the snapshot's.
+// pass hands the objects for which want(o) holds (nil: all) to work on
+// workers, in blocks of streamRows, then to merge on this goroutine in
+// the order they come; newAux makes a block's scratch (nil: none). A
+// lean snapshot's objects are read from the source again and decoded on
+// the workers, and the pass fails with errSourceChanged when the rows
+// read are not the snapshot's; a snapshot that holds its objects hands
+// them out from memory, the same blocks in the same order.
 func (f *fitting) pass(want func(o int) bool, newAux func() any, work func(w int, b *passBlock) error, merge func(b *passBlock) error) error {
-	s, c, snap := f.src, f.hc, f.snap
-	if err := s.resolve(c); err != nil {
-		return err
-	}
 	alloc := func() *passBlock {
 		b := &passBlock{}
 		if newAux != nil {
 			b.aux = newAux()
 		}
 		return b
+	}
+	if !f.snap.lean {
+		return f.memoryPass(want, alloc, work, merge)
+	}
+	s, c, snap := f.src, f.hc, f.snap
+	if err := s.resolve(c); err != nil {
+		return err
 	}
 	decodeWork := func(w int, b *passBlock) error {
 		if err := f.decode(b); err != nil {
@@ -210,6 +215,40 @@ func (f *fitting) pass(want func(o int) bool, newAux func() any, work func(w int
 	sum, err := h.sum(c, s.spec)
 	if err == nil && (sum != snap.hash || obj != len(snap.rows)) {
 		err = errSourceChanged
+	}
+	return err
+}
+
+// memoryPass is pass over a snapshot's objects in memory.
+func (f *fitting) memoryPass(want func(o int) bool, alloc func() *passBlock, work func(w int, b *passBlock) error, merge func(b *passBlock) error) error {
+	o := par.NewOrdered("vtab.pass", 0, alloc, work, merge)
+	var b *passBlock
+	for i, obj := range f.snap.objs {
+		if want != nil && !want(i) {
+			continue
+		}
+		if b == nil {
+			var err error
+			if b, err = o.Next(); err != nil {
+				break
+			}
+			b.idx, b.objs = b.idx[:0], b.objs[:0]
+		}
+		b.idx, b.objs = append(b.idx, i), append(b.objs, obj)
+		if len(b.idx) == streamRows {
+			o.Submit(b)
+			b = nil
+		}
+		if i%4096 == 4095 && f.err() != nil {
+			break
+		}
+	}
+	if b != nil && len(b.idx) > 0 {
+		o.Submit(b)
+	}
+	err := o.Close()
+	if ierr := f.err(); ierr != nil {
+		return ierr
 	}
 	return err
 }

@@ -154,43 +154,27 @@ func (fit *svmNystromFit) landmarkMap(f *fitting, W []float64) (int, error) {
 }
 
 // features fills X ([]float64 or []float32, n×r) with the objects'
-// Nyström features: a pass over a lean snapshot, blocks of the snapshot's
-// objects otherwise.
+// Nyström features, by a pass (stream.go), every block on its own core.
 func (fit *svmNystromFit) features(f *fitting, X any) error {
 	nl := len(fit.marks)
 	r := len(fit.proj) / nl
-	var err error
-	if f.snap.lean {
-		newP := func() any { return make([]float64, streamRows*r) }
-		err = f.streamKernel(fit.basis, fit.marks, newP, func(b *passBlock, lo, rows int) error {
-			P := b.aux.([]float64)
-			switch X := X.(type) {
-			case []float64:
-				return svm.NystromRows(b.C, rows, nl, fit.proj, r, P, X[lo*r:(lo+rows)*r])
-			case []float32:
-				return svm.NystromRows(b.C, rows, nl, fit.proj, r, P, X[lo*r:(lo+rows)*r])
-			}
-			return nil
-		}, nil, func(err error, lo int) error {
-			var kv *svm.KernelValueError
-			if errors.As(err, &kv) {
-				kv.Row += lo
-			}
-			return err
-		})
-	} else {
-		var block func(lo, hi int, dst []float64) error
-		if block, err = f.crossBlocks(fit.basis, fit.marks); err != nil {
-			return err
-		}
-		n := f.n()
+	newP := func() any { return make([]float64, streamRows*r) }
+	err := f.streamKernel(fit.basis, fit.marks, newP, func(b *passBlock, lo, rows int) error {
+		P := b.aux.([]float64)
 		switch X := X.(type) {
 		case []float64:
-			err = svm.NystromFeatures(n, nl, fit.proj, r, block, X, f.err)
+			return svm.NystromRows(b.C, rows, nl, fit.proj, r, P, X[lo*r:(lo+rows)*r])
 		case []float32:
-			err = svm.NystromFeatures(n, nl, fit.proj, r, block, X, f.err)
+			return svm.NystromRows(b.C, rows, nl, fit.proj, r, P, X[lo*r:(lo+rows)*r])
 		}
-	}
+		return nil
+	}, nil, func(err error, lo int) error {
+		var kv *svm.KernelValueError
+		if errors.As(err, &kv) {
+			kv.Row += lo
+		}
+		return err
+	})
 	var kv *svm.KernelValueError
 	if errors.As(err, &kv) {
 		return svmError(f, &svm.KernelValueError{Row: kv.Row, Col: fit.marks[kv.Col], Value: kv.Value})

@@ -8,53 +8,14 @@ import (
 	"github.com/ksql/ksql/internal/nystrom"
 )
 
-// BlockFunc sets dst[(i−lo)·m + l] = k(x_i, x_{landmarks[l]}) for the
-// objects lo ≤ i < hi (m = len(landmarks)).
-type BlockFunc func(lo, hi int, dst []float64) error
-
-// StreamRows is how many objects a streaming fit asks for at a time.
+// StreamRows bounds how many objects a block of a streamed fit holds.
 const StreamRows = 2048
 
-// StreamBytes estimates FitNystromStream's peak memory: a block of kernel
-// values, the m×m products, the n×k projections.
+// StreamBytes estimates a streamed fit's peak memory (NystromSums,
+// FinishNystrom): a block of kernel values, the m×m products, the n×k
+// projections.
 func StreamBytes(n, m, k int) int64 {
 	return 8 * (int64(min(n, StreamRows))*int64(m) + 5*int64(m)*int64(m) + int64(n)*int64(k))
-}
-
-// FitNystromStream is FitNystrom in O(StreamRows·m + m² + n·k) memory:
-// the n×m kernel values are asked for in blocks, twice — once for C's
-// column means and C_cᵀC_c, once for the projections — and never held
-// whole (NystromSums and FinishNystrom, driven here on one goroutine).
-// Its results equal FitNystrom's up to rounding.
-func FitNystromStream(n int, landmarks []int, block BlockFunc, opt Options) (*Model, error) {
-	m, k := len(landmarks), opt.Components
-	if err := checkNystrom(n, landmarks, k); err != nil {
-		return nil, err
-	}
-	poll := opt.poll()
-	W, err := landmarkBlock(landmarks, block)
-	if err != nil {
-		return nil, err
-	}
-	buf := make([]float64, min(n, StreamRows)*m)
-	sums, part := NystromSums(W, m), NystromSums(W, m)
-	err = forBlocks(n, m, buf, block, poll, func(lo, hi int, C []float64) error {
-		if err := part.Block(C, hi-lo, nil, poll); err != nil {
-			return err
-		}
-		sums.Add(part)
-		return nil
-	})
-	if err != nil {
-		return nil, landmarkCol(err, landmarks)
-	}
-	project := func(mean, coef, proj []float64) error {
-		coefT := Transpose(coef, m)
-		return landmarkCol(forBlocks(n, m, buf, block, poll, func(lo, hi int, C []float64) error {
-			return ProjectRows(C, hi-lo, mean, coefT, proj[lo*k:hi*k])
-		}), landmarks)
-	}
-	return FinishNystrom(W, sums, landmarks, project, opt)
 }
 
 // NystromSums returns zero sums for a streamed fit on m landmarks whose
@@ -132,38 +93,6 @@ func Transpose(coef []float64, m int) []float64 {
 		}
 	}
 	return t
-}
-
-// landmarkBlock returns W = K[L, L] (m×m) from one block per landmark.
-func landmarkBlock(landmarks []int, block BlockFunc) ([]float64, error) {
-	m := len(landmarks)
-	W := make([]float64, m*m)
-	for a, la := range landmarks {
-		if err := block(la, la+1, W[a*m:(a+1)*m]); err != nil {
-			return nil, err
-		}
-	}
-	return W, nil
-}
-
-// forBlocks asks block for the kernel values of StreamRows objects at a
-// time and hands them to f, whose error stops it; a *NonFiniteError from
-// f gets its object's index.
-func forBlocks(n, m int, buf []float64, block BlockFunc, poll func() error, f func(lo, hi int, C []float64) error) error {
-	for lo := 0; lo < n; lo += StreamRows {
-		if err := poll(); err != nil {
-			return err
-		}
-		hi := min(n, lo+StreamRows)
-		C := buf[:(hi-lo)*m]
-		if err := block(lo, hi, C); err != nil {
-			return err
-		}
-		if err := f(lo, hi, C); err != nil {
-			return BlockError(err, lo)
-		}
-	}
-	return nil
 }
 
 // BlockError gives a non-finite kernel value found in a block of rows

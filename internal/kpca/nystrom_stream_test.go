@@ -7,6 +7,64 @@ import (
 	"testing"
 )
 
+// BlockFunc sets dst[(i−lo)·m + l] = k(x_i, x_{landmarks[l]}) for the
+// objects lo ≤ i < hi.
+type BlockFunc func(lo, hi int, dst []float64) error
+
+// FitNystromStream drives a streamed fit as ksql's passes do, on one
+// goroutine: W from one block per landmark, the sums block by block
+// (NystromSums, Block, Add), then FinishNystrom with projections by
+// ProjectRows, block by block.
+func FitNystromStream(n int, landmarks []int, block BlockFunc, opt Options) (*Model, error) {
+	m, k := len(landmarks), opt.Components
+	if err := checkNystrom(n, landmarks, k); err != nil {
+		return nil, err
+	}
+	poll := opt.poll()
+	W := make([]float64, m*m)
+	for a, la := range landmarks {
+		if err := block(la, la+1, W[a*m:(a+1)*m]); err != nil {
+			return nil, err
+		}
+	}
+	buf := make([]float64, min(n, StreamRows)*m)
+	sums, part := NystromSums(W, m), NystromSums(W, m)
+	err := forBlocks(n, m, buf, block, poll, func(lo, hi int, C []float64) error {
+		if err := part.Block(C, hi-lo, nil, poll); err != nil {
+			return err
+		}
+		sums.Add(part)
+		return nil
+	})
+	if err != nil {
+		return nil, landmarkCol(err, landmarks)
+	}
+	project := func(mean, coef, proj []float64) error {
+		coefT := Transpose(coef, m)
+		return landmarkCol(forBlocks(n, m, buf, block, poll, func(lo, hi int, C []float64) error {
+			return ProjectRows(C, hi-lo, mean, coefT, proj[lo*k:hi*k])
+		}), landmarks)
+	}
+	return FinishNystrom(W, sums, landmarks, project, opt)
+}
+
+func forBlocks(n, m int, buf []float64, block BlockFunc, poll func() error, f func(lo, hi int, C []float64) error) error {
+	for lo := 0; lo < n; lo += StreamRows {
+		if err := poll(); err != nil {
+			return err
+		}
+		hi := min(n, lo+StreamRows)
+		C := buf[:(hi-lo)*m]
+		if err := block(lo, hi, C); err != nil {
+			return err
+		}
+		if err := f(lo, hi, C); err != nil {
+			return BlockError(err, lo)
+		}
+	}
+	return nil
+}
+
 func blockFunc(X [][]float64, landmarks []int, k kernelFunc) BlockFunc {
 	row := rowFunc(X, landmarks, k)
 	m := len(landmarks)
@@ -20,7 +78,7 @@ func blockFunc(X [][]float64, landmarks []int, k kernelFunc) BlockFunc {
 	}
 }
 
-// TestNystromStreamEqualsInMemory: the streaming fit (several blocks, the
+// TestNystromStreamEqualsInMemory: the streamed fit (several blocks, the
 // shifted moments) gives FitNystrom's eigenvalues, projections and new-
 // object projections up to rounding, on the digits with 300 landmarks.
 func TestNystromStreamEqualsInMemory(t *testing.T) {

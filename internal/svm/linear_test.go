@@ -359,14 +359,20 @@ func TestNystromMap(t *testing.T) {
 	if err != nil || r != m || minEig <= 0 {
 		t.Fatalf("r %d, min eigenvalue %g, %v", r, minEig, err)
 	}
-	block := func(lo, hi int, dst []float64) error { copy(dst, W[lo*m:hi*m]); return nil }
 	X := make([]float64, m*r)
 	X32 := make([]float32, m*r)
-	if err := NystromFeatures(m, m, M, r, block, X, nil); err != nil {
+	P := make([]float64, m*r)
+	if err := NystromRows(W, m, m, M, r, P, X); err != nil {
 		t.Fatal(err)
 	}
-	if err := NystromFeatures(m, m, M, r, block, X32, nil); err != nil {
+	if err := NystromRows(W, m, m, M, r, P, X32); err != nil {
 		t.Fatal(err)
+	}
+	bad := append([]float64(nil), W...)
+	bad[3*m+4] = math.NaN()
+	var kv *KernelValueError
+	if err := NystromRows(bad, m, m, M, r, P, X); !errors.As(err, &kv) || kv.Row != 3 || kv.Col != 4 {
+		t.Errorf("a NaN kernel value at (3, 4): %v", err)
 	}
 	phi := make([]float64, r)
 	for a := 0; a < m; a++ {
@@ -391,7 +397,6 @@ func TestNystromMap(t *testing.T) {
 	if _, r, _, err := NystromMap(one, 2, nil); err != nil || r != 1 {
 		t.Fatalf("rank-one W: r %d, %v", r, err)
 	}
-	var kv *KernelValueError
 	if _, _, _, err := NystromMap([]float64{1, math.NaN(), math.NaN(), 1}, 2, nil); !errors.As(err, &kv) || kv.Row != 0 || kv.Col != 1 {
 		t.Fatalf("NaN in W: %v", err)
 	}

@@ -62,45 +62,6 @@ func NystromMap(W []float64, m int, poll func() error) (M []float64, r int, minE
 	return M, r, vals[0], nil
 }
 
-// FeatureRows is how many objects NystromFeatures asks for at a time.
-const FeatureRows = 2048
-
-// NystromFeatures fills X (n×r) with the Nyström features C·M of the n
-// objects, their kernel values against the m landmarks asked of block
-// FeatureRows objects at a time (block(lo, hi, dst) fills dst[(i−lo)·m+l]
-// = k(x_i, landmark l)): memory O(FeatureRows·(m + r)) beside X, which may
-// be float32 to halve it (the features rounded to float32; the solver
-// adds in float64). A non-finite kernel value is a *KernelValueError
-// whose Col is the landmark's index.
-func NystromFeatures[F float32 | float64](n, m int, M []float64, r int, block func(lo, hi int, dst []float64) error, X []F, poll func() error) error {
-	if len(M) != m*r || len(X) != n*r {
-		return &LengthError{Name: "X", Got: len(X), Want: n * r}
-	}
-	rows := min(n, FeatureRows)
-	C := make([]float64, rows*m)
-	P := make([]float64, rows*r)
-	for lo := 0; lo < n; lo += rows {
-		if poll != nil {
-			if err := poll(); err != nil {
-				return err
-			}
-		}
-		hi := min(n, lo+rows)
-		c := C[:(hi-lo)*m]
-		if err := block(lo, hi, c); err != nil {
-			return err
-		}
-		if err := NystromRows(c, hi-lo, m, M, r, P, X[lo*r:hi*r]); err != nil {
-			var kv *KernelValueError
-			if errors.As(err, &kv) {
-				kv.Row += lo
-			}
-			return err
-		}
-	}
-	return nil
-}
-
 // NystromRows sets X (rows×r) to the features C·M of one block of rows×m
 // kernel values C, with P (at least rows·r values) as scratch. A
 // non-finite kernel value is a *KernelValueError whose Row is in the
