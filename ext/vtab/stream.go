@@ -124,6 +124,7 @@ type passBlock struct {
 	C     []float64 // scratch for the fit: kernel values against its basis
 	aux   any       // the fit's own per-block scratch
 	flat  []any     // keepFeatures' scratch
+	cross kernels.CrossWork
 }
 
 // pass hands the objects for which want(o) holds (nil: all) to work on
@@ -342,11 +343,11 @@ func (f *fitting) detach(o kernels.Object) kernels.Object {
 // crossBlock sets b.C to the kernel values of b's objects against basis
 // (len(b.objs)×len(basis)), on the calling worker; cols[l] is the object
 // index of basis[l], to name rows in errors.
-func (f *fitting) crossBlock(b *passBlock, basis []kernels.Object, cols []int, opt kernels.GramOptions) error {
-	m := len(basis)
+func (f *fitting) crossBlock(b *passBlock, basis *kernels.Basis, cols []int, opt kernels.GramOptions) error {
+	m := len(cols)
 	b.C = slices.Grow(b.C[:0], len(b.objs)*m)[:len(b.objs)*m]
 	opt.Workers = 1
-	err := f.src.spec.Cross(b.objs, basis, b.C, opt)
+	err := f.src.spec.CrossBasis(b.objs, basis, b.C, opt, &b.cross)
 	if pe, ok := asPair(err); ok {
 		return f.objError(b.idx[pe.Row], cols[pe.Col], pe.Err)
 	}
@@ -384,8 +385,9 @@ func (f *fitting) streamKernel(basis []kernels.Object, marks []int, newAux func(
 	if merge == nil {
 		merge = func(*passBlock) error { return nil }
 	}
+	prepared := f.src.spec.NewBasis(basis)
 	err = f.pass(nil, newAux, func(_ int, b *passBlock) error {
-		if err := f.crossBlock(b, basis, marks, opt); err != nil {
+		if err := f.crossBlock(b, prepared, marks, opt); err != nil {
 			return err
 		}
 		return blockErr(each(b, b.idx[0], len(b.idx)), b.idx[0])

@@ -1,6 +1,10 @@
 package kernels
 
-import "github.com/ksql/ksql/internal/dense"
+import (
+	"fmt"
+
+	"github.com/ksql/ksql/internal/dense"
+)
 
 // Gauss cross products by tiles. A Cross of a block of rows against a few
 // hundred landmarks (the Nyström fits' kernel values) spends its time in
@@ -73,4 +77,71 @@ func gaussTile(pa, pb *Prepared, cols []float64, g int, dst []float64, pack []fl
 	for r := range rows {
 		expRow(dst[(i0+r)*m:(i0+r+1)*m], s2)
 	}
+}
+
+// Basis is objects prepared once for many Cross calls against them: a
+// streamed fit's landmarks meet every block of rows.
+type Basis struct {
+	objs []Object
+	p    *Prepared
+	cols []float64 // packCols, when tiles apply
+}
+
+// NewBasis prepares b for CrossBasis.
+func (s *Spec) NewBasis(b []Object) *Basis {
+	p := s.Prepare(b)
+	if len(b) >= 8 {
+		p = p.withNorms()
+	}
+	bs := &Basis{objs: b, p: p}
+	if p.flat != nil && p.norms != nil && p.kern.op == vecGauss && p.fast {
+		bs.cols = packCols(p)
+	}
+	return bs
+}
+
+// CrossWork is a caller's scratch for CrossBasis, reused from call to call
+// so that a stream of blocks allocates nothing per block. The zero value
+// is ready; it must not be used by two calls at once.
+type CrossWork struct{ norms, flat []float64 }
+
+// CrossBasis is Cross(a, b's objects, dst, opt) with the basis prepared
+// once (NewBasis) and the rows' vectors prepared in w (nil: new storage).
+func (s *Spec) CrossBasis(a []Object, b *Basis, dst []float64, opt GramOptions, w *CrossWork) error {
+	n, m := len(a), len(b.objs)
+	if len(dst) < n*m {
+		return fmt.Errorf("kernels: Cross needs %d cells, dst has %d", n*m, len(dst))
+	}
+	if w == nil {
+		w = new(CrossWork)
+	}
+	pa, pb := s.Prepare(a), b.p
+	if n >= 8 && m >= 8 {
+		pa = pa.withNormsIn(w.norms, w.flat)
+		w.norms, w.flat = pa.norms, pa.flat
+	}
+	if b.cols != nil && gaussTiled(pa, pb) {
+		return s.crossTiles(pa, pb, b.cols, dst, opt)
+	}
+	return s.parallel("kernels.Cross", n, s.cost(a, b.objs, n*m), max(1, 64/max(m, 1)), opt, func(i int, p *poller) error {
+		return p.row(pa, i, pb, 0, m, dst[i*m:(i+1)*m])
+	})
+}
+
+// crossTiles is Cross by tiles (gaussTiled), cols being pb's packed
+// columns.
+func (s *Spec) crossTiles(pa, pb *Prepared, cols, dst []float64, opt GramOptions) error {
+	n, m := len(pa.objs), len(pb.objs)
+	groups := (n + tileRows - 1) / tileRows
+	return s.parallel("kernels.Cross", groups, n*m, max(1, 64/m), opt, func(g int, p *poller) error {
+		if p.pack == nil {
+			p.pack = make([]float64, tileRows*pa.dim)
+		}
+		gaussTile(pa, pb, cols, g, dst, p.pack)
+		if p.count += tileRows * m; p.count >= pollCells && p.check != nil {
+			p.count = 0
+			return p.check()
+		}
+		return nil
+	})
 }

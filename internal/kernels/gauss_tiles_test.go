@@ -61,3 +61,54 @@ func TestGaussTilesMatchPairs(t *testing.T) {
 		}
 	}
 }
+
+// TestCrossBasisIsCross: a basis prepared once and a reused scratch give
+// Cross's bits, block after block of different sizes, for the tiled gauss,
+// a kernel without tiles and string objects.
+func TestCrossBasisIsCross(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, k := range []string{"gauss(sigma=2)", "laplace(sigma=3)", "ssk(p=2, lambda=0.5)"} {
+		spec, err := Parse(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		obj := func() Object {
+			if spec.Domain() == StringDomain {
+				b := make([]byte, 5+rng.IntN(6))
+				for i := range b {
+					b[i] = "abc"[rng.IntN(3)]
+				}
+				return spec.PrepareString(string(b))
+			}
+			x := make([]float64, 5)
+			for i := range x {
+				x[i] = rng.NormFloat64()
+			}
+			return spec.PrepareVec(Vec{F64: x})
+		}
+		basis := make([]Object, 19)
+		for i := range basis {
+			basis[i] = obj()
+		}
+		b := spec.NewBasis(basis)
+		var w CrossWork
+		for _, n := range []int{37, 3, 64, 9} {
+			a := make([]Object, n)
+			for i := range a {
+				a[i] = obj()
+			}
+			want, got := make([]float64, n*len(basis)), make([]float64, n*len(basis))
+			if err := spec.Cross(a, basis, want, GramOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := spec.CrossBasis(a, b, got, GramOptions{Workers: 1}, &w); err != nil {
+				t.Fatal(err)
+			}
+			for i := range want {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("%s, %d rows: value %d is %v, Cross gives %v", k, n, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}

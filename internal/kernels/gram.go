@@ -87,19 +87,7 @@ func (s *Spec) Cross(a, b []Object, dst []float64, opt GramOptions) error {
 		pa, pb = pa.withNorms(), pb.withNorms()
 	}
 	if gaussTiled(pa, pb) {
-		cols := packCols(pb)
-		groups := (n + tileRows - 1) / tileRows
-		return s.parallel("kernels.Cross", groups, n*m, max(1, 64/m), opt, func(g int, p *poller) error {
-			if p.pack == nil {
-				p.pack = make([]float64, tileRows*pa.dim)
-			}
-			gaussTile(pa, pb, cols, g, dst, p.pack)
-			if p.count += tileRows * m; p.count >= pollCells && p.check != nil {
-				p.count = 0
-				return p.check()
-			}
-			return nil
-		})
+		return s.crossTiles(pa, pb, packCols(pb), dst, opt)
 	}
 	return s.parallel("kernels.Cross", n, s.cost(a, b, n*m), max(1, 64/max(m, 1)), opt, func(i int, p *poller) error {
 		return p.row(pa, i, pb, 0, m, dst[i*m:(i+1)*m])
@@ -264,11 +252,15 @@ func (s *Spec) Prepare(objs []Object) *Prepared {
 // widened to float64 here, once per object (exactly: every float32 is a
 // float64), so that they take the same matrix–vector path as JSON vectors
 // and give the same values.
-func (p *Prepared) withNorms() *Prepared {
+func (p *Prepared) withNorms() *Prepared { return p.withNormsIn(nil, nil) }
+
+// withNormsIn is withNorms in the given storage when it is large enough
+// (a caller's scratch, reused from call to call).
+func (p *Prepared) withNormsIn(norms, flat []float64) *Prepared {
 	if !p.fast || p.kern.op != vecGauss || len(p.objs) == 0 {
 		return p
 	}
-	p.norms = make([]float64, len(p.objs))
+	p.norms = grow(norms, len(p.objs))
 	d := p.objs[0].Vec.Len()
 	same := d > 0
 	for i := range p.objs {
@@ -283,7 +275,7 @@ func (p *Prepared) withNorms() *Prepared {
 	if !same {
 		return p
 	}
-	p.flat, p.dim = make([]float64, len(p.objs)*d), d
+	p.flat, p.dim = grow(flat, len(p.objs)*d), d
 	for i := range p.objs {
 		row := p.flat[i*d : (i+1)*d]
 		if v := p.objs[i].Vec; v.F64 != nil {
@@ -296,6 +288,14 @@ func (p *Prepared) withNorms() *Prepared {
 		}
 	}
 	return p
+}
+
+// grow returns buf[:n] when it has room, else a new slice of n.
+func grow(buf []float64, n int) []float64 {
+	if cap(buf) >= n {
+		return buf[:n]
+	}
+	return make([]float64, n)
 }
 
 // nearFraction is how close two points must be, as a fraction of
