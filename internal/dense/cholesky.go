@@ -3,6 +3,8 @@ package dense
 import (
 	"math"
 
+	"gonum.org/v1/gonum/blas/blas64"
+
 	"github.com/ksql/ksql/internal/par"
 )
 
@@ -106,6 +108,7 @@ func potf2(a []float64, jb, lda int) bool {
 func panelSolve(a []float64, lda, k, jb, n int, poll func() error) error {
 	j := k + jb
 	chunks := (n - j + cholCols - 1) / cholCols
+	bi := blas64.Implementation()
 	return par.For("dense.Cholesky", chunks, 0, 1, func(_, ch int) error {
 		if err := poll(); err != nil {
 			return err
@@ -114,20 +117,27 @@ func panelSolve(a []float64, lda, k, jb, n int, poll func() error) error {
 		hi := min(n, lo+cholCols)
 		for r := 0; r < jb; r++ {
 			row := a[(k+r)*lda+lo : (k+r)*lda+hi]
-			inv := 1 / a[(k+r)*lda+k+r]
-			for c := range row {
-				row[c] *= inv
-			}
+			bi.Dscal(len(row), 1/a[(k+r)*lda+k+r], row, 1)
 			for s := r + 1; s < jb; s++ {
-				f := a[(k+r)*lda+k+s]
-				dst := a[(k+s)*lda+lo : (k+s)*lda+hi]
-				for c := range dst {
-					dst[c] -= f * row[c]
-				}
+				subScaled(a[(k+s)*lda+lo:(k+s)*lda+hi], a[(k+r)*lda+k+s], row)
 			}
 		}
 		return nil
 	})
+}
+
+// subScaled sets dst −= f·src (len(src) ≥ len(dst)): the panel solve's
+// inner loop, by AVX2 where the machine has it, multiplying and
+// subtracting unfused as the Go loop does, so the bits are the loop's.
+func subScaled(dst []float64, f float64, src []float64) {
+	if useAVX2 && len(dst) > 0 {
+		_ = src[len(dst)-1]
+		subScaledAVX2(&dst[0], &src[0], len(dst), f)
+		return
+	}
+	for c := range dst {
+		dst[c] -= f * src[c]
+	}
 }
 
 // syrkSub subtracts PᵀP from the upper triangle of the m×m matrix C
@@ -183,6 +193,21 @@ func packStrided(P []float64, k, m, ldp, w int, sign float64, dst []float64) {
 // addUpperTile adds the 4×8 tile at (p0, q0) to the upper triangle of C
 // (q ≥ p), within its m×m bounds.
 func addUpperTile(C []float64, ldc, m, p0, q0 int, tile *[32]float64) {
+	if q0 >= p0+3 && q0+8 <= m { // wholly above the diagonal and inside
+		for p := 0; p < 4; p++ {
+			row := C[(p0+p)*ldc+q0 : (p0+p)*ldc+q0+8]
+			t := tile[p*8 : p*8+8]
+			row[0] += t[0]
+			row[1] += t[1]
+			row[2] += t[2]
+			row[3] += t[3]
+			row[4] += t[4]
+			row[5] += t[5]
+			row[6] += t[6]
+			row[7] += t[7]
+		}
+		return
+	}
 	for p := 0; p < 4 && p0+p < m; p++ {
 		row := C[(p0+p)*ldc:]
 		for q := max(0, p0+p-q0); q < 8 && q0+q < m; q++ {

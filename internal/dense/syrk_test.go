@@ -39,3 +39,34 @@ func TestSyrkSub(t *testing.T) {
 		}
 	}
 }
+
+// TestSubScaledIsTheLoop: the AVX2 row update gives the written-out
+// loop's bits for lengths around its step of eight, for f = 0 and signed
+// zeros too.
+func TestSubScaledIsTheLoop(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, n := range []int{0, 1, 7, 8, 9, 16, 31, 256, 257} {
+		for _, f := range []float64{0, -0.0, 1.5, r.NormFloat64()} {
+			dst, src := make([]float64, n), make([]float64, n+3)
+			for i := range dst {
+				dst[i] = r.NormFloat64()
+				if i%5 == 0 {
+					dst[i] = math.Copysign(0, -1)
+				}
+			}
+			for i := range src {
+				src[i] = r.NormFloat64()
+			}
+			want := append([]float64(nil), dst...)
+			for c := range want {
+				want[c] -= f * src[c]
+			}
+			subScaled(dst, f, src)
+			for c := range dst {
+				if math.Float64bits(dst[c]) != math.Float64bits(want[c]) {
+					t.Fatalf("n=%d f=%v: entry %d is %v, loop %v", n, f, c, dst[c], want[c])
+				}
+			}
+		}
+	}
+}

@@ -12,3 +12,8 @@ var useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 //
 //go:noescape
 func gramTile4x8AVX2(a, b *float64, k int, out *[32]float64)
+
+// subScaledAVX2 is subScaled's loop (unfused, so the same bits).
+//
+//go:noescape
+func subScaledAVX2(dst, src *float64, n int, f float64)
