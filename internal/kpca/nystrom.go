@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/ksql/ksql/internal/nystrom"
 	"github.com/ksql/ksql/internal/par"
 )
 
@@ -322,28 +323,17 @@ func inverseSqrtLandmarks(C []float64, landmarks []int, m int, poll func() error
 }
 
 // inverseSqrt is inverseSqrtLandmarks on W itself (upper triangle read,
-// destroyed).
+// destroyed): nystrom.Map with eigenvalues below m·ε of the largest
+// dropped.
 func inverseSqrt(W []float64, m int, poll func() error) ([]float64, float64, error) {
-	res, err := denseEigen(W, m, m, m, poll)
+	M, vals, err := nystrom.Map(W, m, float64(m)*eps, poll)
 	if err != nil {
 		return nil, 0, err
 	}
-	tol := float64(m) * eps * res.vals[0]
-	r := 0
-	for r < m && res.vals[r] > tol && res.vals[r] > 0 {
-		r++
+	if len(M) == 0 {
+		return nil, 0, fmt.Errorf("the Gram matrix of the %d landmarks has no positive eigenvalue (largest %.6g); the kernel is not positive semi-definite or is zero on them", m, vals[m-1])
 	}
-	if r == 0 {
-		return nil, 0, fmt.Errorf("the Gram matrix of the %d landmarks has no positive eigenvalue (largest %.6g); the kernel is not positive semi-definite or is zero on them", m, res.vals[0])
-	}
-	M := make([]float64, m*r)
-	for j := 0; j < r; j++ {
-		s := 1 / math.Sqrt(res.vals[j])
-		for i := 0; i < m; i++ {
-			M[i*r+j] = res.vecs[i*m+j] * s
-		}
-	}
-	return M, res.minEig, nil
+	return M, vals[0], nil
 }
 
 // sandwich returns S = Mᵀ·G·M (r×r, exactly symmetric) and μ = Mᵀ·c̄,

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ksql/ksql/internal/dense"
+	"github.com/ksql/ksql/internal/nystrom"
 )
 
 // ParamError is an argument out of its range.
@@ -194,31 +195,16 @@ func fitMoments(CtCv, Cty, Wv []float64, alpha float64, poll func() error) ([]fl
 			return nil, ErrNystromOverflow
 		}
 	}
-	U := append([]float64(nil), Wv...)
-	vals, err := dense.EigenSym(U, m, m, poll) // U's columns become the eigenvectors
+	M, _, err := nystrom.Map(append([]float64(nil), Wv...), m, 1e-12, poll) // U_r Λ_r^(−1/2), m×r
 	if errors.Is(err, dense.ErrNoConvergence) {
 		return nil, &SingularError{Alpha: alpha}
 	}
 	if err != nil {
 		return nil, err
 	}
-	top := vals[len(vals)-1]
-	var keep []int
-	for j, v := range vals {
-		if v > 1e-12*top && v > 0 {
-			keep = append(keep, j)
-		}
-	}
-	r := len(keep)
+	r := len(M) / m
 	if r == 0 {
 		return nil, &SingularError{Alpha: alpha}
-	}
-	M := make([]float64, m*r) // U_r Λ_r^(−1/2), m×r
-	for c, j := range keep {
-		s := 1 / math.Sqrt(vals[j])
-		for a := 0; a < m; a++ {
-			M[a*r+c] = U[a*m+j] * s
-		}
 	}
 	// ΦᵀΦ = Mᵀ(CᵀC)M and Φᵀy = Mᵀ(Cᵀy): Φ (n×r) is never formed, so the
 	// memory beyond C is O(m²).

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/ksql/ksql/internal/dense"
+	"github.com/ksql/ksql/internal/nystrom"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 )
@@ -32,33 +33,17 @@ func NystromMap(W []float64, m int, poll func() error) (M []float64, r int, minE
 	}
 	// Thousands of landmarks are seconds of eigendecomposition: dense's
 	// polls poll, where gonum's could not be stopped.
-	U := append([]float64(nil), W...)
-	vals, err := dense.EigenSym(U, m, m, poll) // ascending; U's columns become the eigenvectors
+	M, vals, err := nystrom.Map(append([]float64(nil), W...), m, float64(m)*0x1p-52, poll)
 	if errors.Is(err, dense.ErrNoConvergence) {
 		return nil, 0, 0, errors.New("svm: the eigendecomposition of the landmarks' Gram matrix did not converge")
 	}
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	top := vals[m-1]
-	tol := float64(m) * 0x1p-52 * top
-	var keep []int
-	for j := m - 1; j >= 0; j-- {
-		if vals[j] > tol && vals[j] > 0 {
-			keep = append(keep, j)
-		}
+	if len(M) == 0 {
+		return nil, 0, vals[0], fmt.Errorf("svm: the Gram matrix of the %d landmarks has no positive eigenvalue (largest %.6g)", m, vals[m-1])
 	}
-	if len(keep) == 0 {
-		return nil, 0, vals[0], fmt.Errorf("svm: the Gram matrix of the %d landmarks has no positive eigenvalue (largest %.6g)", m, top)
-	}
-	r = len(keep)
-	M = make([]float64, m*r)
-	for c, j := range keep {
-		s := 1 / math.Sqrt(vals[j])
-		for i := 0; i < m; i++ {
-			M[i*r+c] = U[i*m+j] * s
-		}
-	}
+	r = len(M) / m
 	return M, r, vals[0], nil
 }
 
