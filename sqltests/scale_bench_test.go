@@ -57,10 +57,15 @@ func BenchmarkKPCANystrom1M(b *testing.B) {
 // full-scan-ms the sum of every stored projection, each a later statement
 // of that connection.
 func BenchmarkKPCAReopened1M(b *testing.B) {
+	for _, drv := range drivers {
+		b.Run(driverLabel(drv), func(b *testing.B) { benchReopened(b, drv) })
+	}
+}
+
+func benchReopened(b *testing.B, drv string) {
 	n := benchRows(1_000_000)
-	dir := b.TempDir()
-	path := filepath.Join(dir, "big.db")
-	db := openBig(b, path)
+	path := filepath.Join(b.TempDir(), "big.db")
+	db := openBigOn(b, drv, path)
 	loadTiled(b, db, n, true)
 	if _, err := db.Exec(`CREATE VIRTUAL TABLE p USING kpca(table=big, id=id, column=v, kernel='gauss(sigma=5.66)', components=5, method=nystrom, landmarks=500)`); err != nil {
 		b.Fatal(err)
@@ -69,7 +74,7 @@ func BenchmarkKPCAReopened1M(b *testing.B) {
 	db.Close()
 	var first, lookup, full time.Duration
 	for b.Loop() {
-		db := openBig(b, path)
+		db := openBigOn(b, drv, path)
 		var v float64
 		t0 := time.Now()
 		if err := db.QueryRow(`SELECT pc1 FROM p WHERE id = ?`, 123457).Scan(&v); err != nil {
@@ -160,8 +165,10 @@ func bigDB(b *testing.B, n int, json bool) *sql.DB {
 	return db
 }
 
-func openBig(b *testing.B, path string) *sql.DB {
-	db, err := sql.Open("ksql", path)
+func openBig(b *testing.B, path string) *sql.DB { return openBigOn(b, "ksql", path) }
+
+func openBigOn(b *testing.B, drv, path string) *sql.DB {
+	db, err := sql.Open(drv, path)
 	if err != nil {
 		b.Fatal(err)
 	}
