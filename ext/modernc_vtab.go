@@ -153,6 +153,18 @@ func moderncHandle(raw driver.Conn) unsafe.Pointer {
 	return cPointer((*uintptr)(unsafe.Pointer(f.UnsafeAddr())))
 }
 
+// moderncAutocommit is sqlite3_get_autocommit of a modernc connection,
+// read from its handle (the function would need the connection's C
+// thread state, which modernc keeps to itself); nil when the handle
+// cannot be found.
+func moderncAutocommit(raw driver.Conn) func() bool {
+	db := moderncHandle(raw)
+	if db == nil {
+		return nil
+	}
+	return func() bool { return (*sqlite3.Tsqlite3)(db).FautoCommit != 0 }
+}
+
 // cPointer reads a pointer into SQLite's memory that modernc keeps as a
 // uintptr (memory outside Go's heap, so the collector need not see it).
 func cPointer(p *uintptr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(p)) }

@@ -63,10 +63,27 @@ type Conn struct {
 
 	errFunc func() error // Err as a func value, made once
 
+	// autocommit probes sqlite3_get_autocommit; nil when the driver gave
+	// none (SetAutocommit).
+	autocommit func() bool
+
 	// stmt counts the statements that have called a function that reads
 	// tables (Func.ReadsTables), as the adapters see them start; see
 	// NewStatement.
 	stmt atomic.Uint64
+}
+
+// SetAutocommit gives the connection its driver's probe of SQLite's
+// autocommit mode (sqlite3_get_autocommit).
+func (c *Conn) SetAutocommit(f func() bool) { c.autocommit = f }
+
+// Autocommit reports whether the connection is outside BEGIN ... COMMIT;
+// known is false when its driver gave no probe.
+func (c *Conn) Autocommit() (auto, known bool) {
+	if c == nil || c.autocommit == nil {
+		return false, false
+	}
+	return c.autocommit(), true
 }
 
 // NewStatement tells the connection that a statement calling a function

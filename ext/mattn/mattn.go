@@ -26,6 +26,7 @@ func (d *Driver) Open(name string) (driver.Conn, error) {
 	var hc *host.Conn
 	inner := &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
 		hc = catalog.Extension.NewConn(host.QueryVia(c))
+		hc.SetAutocommit(c.AutoCommit)
 		return catalog.Extension.Install(registrar{c, hc})
 	}}
 	raw, err := inner.Open(name)

@@ -21,6 +21,9 @@ import (
 //     column added, a transducer table replaced;
 //   - the list of attached databases and their files.
 //
+// Reads inside an explicit transaction keep no token (a ROLLBACK moves no
+// counter): every statement there reads the source.
+//
 // While the token is the same, the next statement uses the snapshot
 // without reading the source; any difference reads it again (and refits
 // only if its content hashes differently). Views, virtual tables and
@@ -31,6 +34,12 @@ import (
 // must be read by every statement.
 func (s *source) token(c *host.Conn) (string, error) {
 	if s.query != "" || s.from.schema == "" {
+		return "", nil
+	}
+	// Inside BEGIN ... COMMIT a ROLLBACK takes writes back without any
+	// counter moving, so no token is kept there (nor where the driver
+	// cannot say).
+	if auto, known := c.Autocommit(); !auto || !known {
 		return "", nil
 	}
 	plain := false
