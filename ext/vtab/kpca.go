@@ -157,15 +157,7 @@ func (m *kpcaModel) fitStreamed(f *fitting) (fitted, error) {
 	if err := m.tooMany(n, f.maxBytes()); err != nil {
 		return nil, err
 	}
-	basis, err := f.landmarkObjects(marks)
-	if err != nil {
-		return nil, err
-	}
-	opt, err := gramOptions(f.hc, f.src.spec)
-	if err != nil {
-		return nil, err
-	}
-	W, err := f.landmarkKernel(basis, marks, opt)
+	basis, W, err := f.landmarkSet(marks)
 	if err != nil {
 		return nil, err
 	}

@@ -168,15 +168,7 @@ func (m *krrModel) fitStreamed(f *fitting, y []float64) (fitted, error) {
 	if err := m.streamTooMany(n, nl, f.maxBytes()); err != nil {
 		return nil, err
 	}
-	basis, err := f.landmarkObjects(marks)
-	if err != nil {
-		return nil, err
-	}
-	opt, err := gramOptions(f.hc, f.src.spec)
-	if err != nil {
-		return nil, err
-	}
-	W, err := f.landmarkKernel(basis, marks, opt)
+	basis, W, err := f.landmarkSet(marks)
 	if err != nil {
 		return nil, err
 	}

@@ -363,16 +363,25 @@ type leanModel interface {
 	lean() bool
 }
 
-// landmarkKernel returns W = K[L, L] (m×m) of the landmark objects.
-func (f *fitting) landmarkKernel(basis []kernels.Object, marks []int, opt kernels.GramOptions) ([]float64, error) {
+// landmarkSet returns the landmarks' objects (landmarkObjects) and their
+// kernel block W = K[L, L] (m×m).
+func (f *fitting) landmarkSet(marks []int) ([]kernels.Object, []float64, error) {
+	basis, err := f.landmarkObjects(marks)
+	if err != nil {
+		return nil, nil, err
+	}
+	opt, err := gramOptions(f.hc, f.src.spec)
+	if err != nil {
+		return nil, nil, err
+	}
 	W := make([]float64, len(basis)*len(basis))
 	if err := f.src.spec.Cross(basis, basis, W, opt); err != nil {
 		if pe, ok := asPair(err); ok {
-			return nil, f.objError(marks[pe.Row], marks[pe.Col], pe.Err)
+			return nil, nil, f.objError(marks[pe.Row], marks[pe.Col], pe.Err)
 		}
-		return nil, err
+		return nil, nil, err
 	}
-	return W, nil
+	return basis, W, nil
 }
 
 // streamKernel runs a pass over every object, handing each block's kernel

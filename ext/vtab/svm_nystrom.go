@@ -94,15 +94,8 @@ func (m *svmModel) fitNystrom(f *fitting) (fitted, error) {
 	if fit.marks, err = kpca.SampleLandmarks(n, m.landmarks, m.seed); err != nil {
 		return nil, f.fitError(kpcaError(err))
 	}
-	if fit.basis, err = f.landmarkObjects(fit.marks); err != nil {
-		return nil, err
-	}
-	opt, err := gramOptions(f.hc, f.src.spec)
-	if err != nil {
-		return nil, err
-	}
-	W, err := f.landmarkKernel(fit.basis, fit.marks, opt)
-	if err != nil {
+	var W []float64
+	if fit.basis, W, err = f.landmarkSet(fit.marks); err != nil {
 		return nil, err
 	}
 	r, err := fit.landmarkMap(f, W)
