@@ -34,6 +34,11 @@ const cholCols = 256
 // L1.
 const syrkGroup = 8
 
+// packGroup is how many 4-column panels (packGroup/2 8-column panels) of
+// the trailing update's packing one task copies; even, so that both kinds
+// of panel split at the same columns.
+const packGroup = 32
+
 // CholWork holds the packed panels of a factorisation; the zero value is
 // ready, and it is kept between factorisations to save allocations.
 type CholWork struct{ a, b []float64 }
@@ -151,8 +156,17 @@ func (w *CholWork) syrkSub(P []float64, k, m, ldp int, C []float64, ldc int, pol
 	if len(w.b) < qm*k*8 {
 		w.b = make([]float64, qm*k*8)
 	}
-	packStrided(P, k, m, ldp, 4, -1, w.a)
-	packStrided(P, k, m, ldp, 8, 1, w.b)
+	// The packing is k·m copies, serial a tenth of the update on many cores.
+	err := par.For("dense.Cholesky", (pm+packGroup-1)/packGroup, 0, 1, func(_, g int) error {
+		lo := g * packGroup * 4 // columns lo..hi−1: packGroup 4-panels, packGroup/2 8-panels
+		hi := min(m, lo+packGroup*4)
+		packStrided(P[lo:], k, hi-lo, ldp, 4, -1, w.a[lo*k:])
+		packStrided(P[lo:], k, hi-lo, ldp, 8, 1, w.b[lo*k:])
+		return nil
+	})
+	if err != nil {
+		return err
+	}
 	groups := (pm + syrkGroup - 1) / syrkGroup
 	return par.For("dense.Cholesky", groups, 0, 1, func(_, g int) error {
 		if err := poll(); err != nil {
