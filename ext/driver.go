@@ -97,7 +97,7 @@ func (d *Driver) Open(name string) (driver.Conn, error) {
 	raw, err := s.drv.Open(name)
 	if err == nil {
 		s.hc = catalog.Extension.NewConn(host.QueryViaOwned(raw.(driver.QueryerContext)))
-		s.hc.SetAutocommit(moderncAutocommit(raw))
+		s.hc.SetSettled(moderncSettled(raw))
 		if !eponymousOnly(raw, s.eponymous) {
 			err = host.CreateEponymous(raw, s.eponymous)
 		}

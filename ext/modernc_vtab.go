@@ -153,16 +153,29 @@ func moderncHandle(raw driver.Conn) unsafe.Pointer {
 	return cPointer((*uintptr)(unsafe.Pointer(f.UnsafeAddr())))
 }
 
-// moderncAutocommit is sqlite3_get_autocommit of a modernc connection,
-// read from its handle (the function would need the connection's C
-// thread state, which modernc keeps to itself); nil when the handle
-// cannot be found.
-func moderncAutocommit(raw driver.Conn) func() bool {
+// moderncSettled is host.Conn.Settled's probe for a modernc connection:
+// what sqlite3_get_autocommit and sqlite3_txn_state read, read from its
+// handle (the functions would need the connection's C thread state, which
+// modernc keeps to itself, and take its mutex, which the running statement
+// holds); nil when the handle cannot be found.
+func moderncSettled(raw driver.Conn) func() bool {
 	db := moderncHandle(raw)
 	if db == nil {
 		return nil
 	}
-	return func() bool { return (*sqlite3.Tsqlite3)(db).FautoCommit != 0 }
+	return func() bool {
+		c := (*sqlite3.Tsqlite3)(db)
+		if c.FautoCommit == 0 {
+			return false
+		}
+		for i := range int(c.FnDb) {
+			d := (*sqlite3.TDb)(unsafe.Add(cPointer(&c.FaDb), i*int(unsafe.Sizeof(sqlite3.TDb{}))))
+			if bt := cPointer(&d.FpBt); bt != nil && (*sqlite3.TBtree)(bt).FinTrans >= sqlite3.TRANS_WRITE {
+				return false
+			}
+		}
+		return true
+	}
 }
 
 // cPointer reads a pointer into SQLite's memory that modernc keeps as a

@@ -63,9 +63,8 @@ type Conn struct {
 
 	errFunc func() error // Err as a func value, made once
 
-	// autocommit probes sqlite3_get_autocommit; nil when the driver gave
-	// none (SetAutocommit).
-	autocommit func() bool
+	// settled is the driver's probe for Settled; nil when it gave none.
+	settled func() bool
 
 	// stmt counts the statements that have called a function that reads
 	// tables (Func.ReadsTables), as the adapters see them start; see
@@ -73,18 +72,15 @@ type Conn struct {
 	stmt atomic.Uint64
 }
 
-// SetAutocommit gives the connection its driver's probe of SQLite's
-// autocommit mode (sqlite3_get_autocommit).
-func (c *Conn) SetAutocommit(f func() bool) { c.autocommit = f }
+// SetSettled gives the connection its driver's probe for Settled: SQLite's
+// sqlite3_get_autocommit and sqlite3_txn_state, or what they read.
+func (c *Conn) SetSettled(f func() bool) { c.settled = f }
 
-// Autocommit reports whether the connection is outside BEGIN ... COMMIT;
-// known is false when its driver gave no probe.
-func (c *Conn) Autocommit() (auto, known bool) {
-	if c == nil || c.autocommit == nil {
-		return false, false
-	}
-	return c.autocommit(), true
-}
+// Settled reports whether the connection is in autocommit mode (outside
+// BEGIN ... COMMIT) with no write transaction open (no statement of it is
+// writing): then what its tables hold changes only when a statement ends
+// or another connection commits. It is false when the driver gave no probe.
+func (c *Conn) Settled() bool { return c != nil && c.settled != nil && c.settled() }
 
 // NewStatement tells the connection that a statement calling a function
 // that reads tables has started: what such a function read in an earlier

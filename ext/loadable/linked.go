@@ -23,6 +23,9 @@ func RegisterFunction(db unsafe.Pointer, hc *host.Conn, f *host.Func) error {
 	return registrar{db: (*C.sqlite3)(db), hc: hc}.RegisterFunction(f)
 }
 
+// Settled is host.Conn.Settled's probe for the connection db.
+func Settled(db unsafe.Pointer) bool { return C.ksql_settled((*C.sqlite3)(db)) != 0 }
+
 // RegisterModule binds m to the connection db as RegisterFunction binds a
 // function: the same C trampolines as the loadable library's, so that every
 // module callback, xRename included, reaches Go the same way on both.

@@ -42,7 +42,12 @@ int sqlite3_extension_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routi
 
 int ksql_libversion(void) { return sqlite3_libversion_number(); }
 
-int ksql_autocommit(sqlite3 *db) { return sqlite3_get_autocommit(db); }
+/* Autocommit mode and no write transaction (host.Conn.Settled);
+ * sqlite3_txn_state is in the routines from SQLite 3.34 on. */
+int ksql_settled(sqlite3 *db) {
+	return sqlite3_get_autocommit(db) && sqlite3_libversion_number() >= 3034000 &&
+		sqlite3_txn_state(db, 0) < SQLITE_TXN_WRITE;
+}
 
 /* sqlite3_is_interrupted is in the routines from SQLite 3.41 on; on an
  * older library the field is past the end of its struct and must not be read. */

@@ -42,7 +42,7 @@ enum ksql_fn_kind { KSQL_FN_BOXED, KSQL_FN_NUMBER, KSQL_FN_GAUSS, KSQL_FN_LAPLAC
 int ksql_create_function(sqlite3 *db, const char *name, int flags, uintptr_t f, int kind);
 int ksql_create_module(sqlite3 *db, const char *name, int eponymous, uintptr_t h);
 int ksql_is_interrupted(sqlite3 *db);
-int ksql_autocommit(sqlite3 *db);
+int ksql_settled(sqlite3 *db);
 int ksql_declare_vtab(sqlite3 *db, const char *schema);
 char *ksql_strdup(const char *s, int n);
 

@@ -33,6 +33,8 @@ static void ksql_use_linked(void) {
 	ksql_linked.finalize = sqlite3_finalize;
 	ksql_linked.free = sqlite3_free;
 	ksql_linked.get_auxdata = sqlite3_get_auxdata;
+	ksql_linked.get_autocommit = sqlite3_get_autocommit;
+	ksql_linked.txn_state = sqlite3_txn_state;
 	ksql_linked.set_auxdata = sqlite3_set_auxdata;
 	ksql_linked.is_interrupted = sqlite3_is_interrupted;
 	ksql_linked.libversion_number = sqlite3_libversion_number;

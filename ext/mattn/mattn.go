@@ -26,7 +26,9 @@ func (d *Driver) Open(name string) (driver.Conn, error) {
 	var hc *host.Conn
 	inner := &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
 		hc = catalog.Extension.NewConn(host.QueryVia(c))
-		hc.SetAutocommit(c.AutoCommit)
+		if db, err := dbHandle(c); err == nil {
+			hc.SetSettled(func() bool { return loadable.Settled(db) })
+		}
 		return catalog.Extension.Install(registrar{c, hc})
 	}}
 	raw, err := inner.Open(name)

@@ -44,6 +44,9 @@ func decodeKPCA(mod model, f *fitting, s *storedFit) (fitted, error) {
 		return nil, fmt.Errorf("the stored kpca fit has %d components, the table %d", m.Components(), k)
 	}
 	marks := m.Landmarks()
+	if (marks != nil) != mod.(*kpcaModel).nystrom {
+		return nil, errors.New("the stored kpca fit is of the other method")
+	}
 	if marks == nil {
 		return &kpcaFit{model: m, basis: f.objs()}, nil
 	}
@@ -225,7 +228,7 @@ func (r *regressFit) encode() ([]fitPart, error) {
 	return []fitPart{{name: "regression", data: buf.Bytes()}}, err
 }
 
-func decodeRegress(_ model, f *fitting, s *storedFit) (fitted, error) {
+func decodeRegress(mod model, f *fitting, s *storedFit) (fitted, error) {
 	b, err := s.part("regression")
 	if err != nil {
 		return nil, err
@@ -240,7 +243,10 @@ func decodeRegress(_ model, f *fitting, s *storedFit) (fitted, error) {
 	if w.BasisRows != nil {
 		basis = len(w.BasisRows)
 	}
-	if err != nil || len(w.Pred) != n || len(w.Coef) != basis || (w.CV != nil && len(w.CV) != n) || len(w.FigNames) != len(w.FigValues) {
+	km, _ := mod.(*krrModel)
+	nystrom := km != nil && km.nystrom
+	if err != nil || len(w.Pred) != n || len(w.Coef) != basis || (w.CV != nil && len(w.CV) != n) || len(w.FigNames) != len(w.FigValues) ||
+		(w.BasisRows != nil) != nystrom {
 		return nil, errors.New("the stored regression does not match its source")
 	}
 	for _, i := range w.BasisRows {

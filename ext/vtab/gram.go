@@ -116,7 +116,7 @@ func (c *gramCursor) filter(idxStr string, vals []any) error {
 		c.t.snap, c.snap = snap, snap
 	}
 	snap := c.snap
-	n := len(snap.ids)
+	n := snap.nrows()
 	c.nr, c.nc = n, n
 	if hasRow {
 		r, ok := snap.row(rv)
@@ -187,7 +187,7 @@ func pairErrorFixed(snap *snapshot, err error, base, fixed int) error {
 		if base >= 0 {
 			row = base
 		}
-		return fmt.Errorf("rows id %s and id %s: %w", idText(snap.ids[snap.rows[row]]), idText(snap.ids[snap.rows[fixed]]), pe.Err)
+		return fmt.Errorf("rows id %s and id %s: %w", idText(snap.id(snap.rows[row])), idText(snap.id(snap.rows[fixed])), pe.Err)
 	}
 	return err
 }
@@ -237,9 +237,9 @@ func (c *gramCursor) Column(col int) (any, error) {
 	i, j := c.at()
 	switch col {
 	case gramRowID:
-		return c.snap.ids[i], nil
+		return c.snap.id(i), nil
 	case gramColID:
-		return c.snap.ids[j], nil
+		return c.snap.id(j), nil
 	}
 	a, b := c.snap.obj[i], c.snap.obj[j]
 	if a < 0 || b < 0 {
@@ -262,7 +262,7 @@ func (c *gramCursor) Column(col int) (any, error) {
 // runs one scan per term and drops the rows whose rowid it has seen.
 func (c *gramCursor) Rowid() (int64, error) {
 	i, j := c.at()
-	return int64(i)*int64(len(c.snap.ids)) + int64(j), nil
+	return int64(i)*int64(c.snap.nrows()) + int64(j), nil
 }
 
 func (c *gramCursor) Close() error { return nil }

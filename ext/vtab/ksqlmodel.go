@@ -105,7 +105,7 @@ func (c *modelInfoCursor) filter(idxStr string, vals []any) error {
 	}
 	c.rows = [][2]any{
 		{"module", t.kind.name},
-		{"rows", int64(len(snap.ids))},
+		{"rows", int64(snap.nrows())},
 		{"objects", int64(len(snap.rows))},
 		{"kernel", t.src.spec.String()},
 		{"arguments", t.args},

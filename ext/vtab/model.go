@@ -459,7 +459,7 @@ func (f *fitting) fitError(err error) error {
 			"(raw string kernels overflow on long texts: use normalize(...) or gauss(sigma=..., over=...))", nf.Value))
 	case errors.As(err, &nd) && nd.Object < len(f.snap.rows):
 		return fitFailure{fmt.Errorf("the kernel is not positive semi-definite on this data (k(x, x) = %.6g for row id %s), "+
-			"so no feature map reproduces it", nd.Value, idText(f.snap.ids[f.snap.rows[nd.Object]]))}
+			"so no feature map reproduces it", nd.Value, idText(f.snap.id(f.snap.rows[nd.Object])))}
 	case errors.As(err, &ff):
 		return err // already worded by the model
 	}
@@ -551,7 +551,7 @@ func (c *modelCursor) filter(idxStr string, vals []any) error {
 		}
 		return nil
 	}
-	c.rows = make([]int, len(snap.ids))
+	c.rows = make([]int, snap.nrows())
 	for r := range c.rows {
 		c.rows[r] = r
 	}
@@ -577,7 +577,7 @@ func (c *modelCursor) Column(col int) (v any, err error) {
 	case c.single && col == 0:
 		return nil, nil
 	case col == 0:
-		return c.snap.ids[c.rows[c.pos]], nil
+		return c.snap.id(c.rows[c.pos]), nil
 	}
 	if c.rowPos != c.pos {
 		clear(c.row)
@@ -612,10 +612,10 @@ func (e emptySource) Unwrap() error { return e.error }
 
 // errEmpty explains a source with nothing to fit.
 func errEmpty(snap *snapshot) error {
-	if len(snap.ids) == 0 {
+	if snap.nrows() == 0 {
 		return emptySource{errors.New("the source has no rows; there is nothing to fit")}
 	}
-	return emptySource{fmt.Errorf("all %d rows of the source have a NULL object; there is nothing to fit", len(snap.ids))}
+	return emptySource{fmt.Errorf("all %d rows of the source have a NULL object; there is nothing to fit", snap.nrows())}
 }
 
 // fitFailure is an error of the fit itself, a property of the data alone,

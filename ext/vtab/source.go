@@ -51,6 +51,8 @@ type source struct {
 	// bound, if set, is the error of a fit on n objects that would pass
 	// a memory bound (nil while n fits); read stops keeping rows past it.
 	bound func(n int) error
+	// home is the schema of the virtual table reading this source.
+	home string
 	// lean, for fits that stream their objects (stream.go): a read keeps
 	// the ids and extra columns but not the objects, which the fit reads
 	// again in passes, so that memory does not grow with the objects.
@@ -149,6 +151,7 @@ func (s *source) buildSQL() {
 // main, then attached databases), since it is made to read tables of other
 // schemas.
 func (s *source) inSchema(schema string) {
+	s.home = schema
 	if s.query != "" || s.table.name == "" {
 		return
 	}
@@ -361,7 +364,11 @@ func sqliteMessage(err error) string {
 // cursors of that content.
 type snapshot struct {
 	hash  [sha256.Size]byte
-	ids   []any            // row r's id
+	ids   []any            // row r's id, unless every id is an INTEGER (intIDs)
+	// intIDs holds the ids when every one is an INTEGER, ascending as read
+	// (ORDER BY 1): 8 bytes a row instead of an interface and its box, and
+	// a lookup by binary search instead of a map of every id.
+	intIDs []int64
 	extra [][]any          // extra[i][r]: extra column i of row r
 	obj   []int            // obj[r]: index of row r's object in objs, −1 for NULL
 	objs  []kernels.Object // empty in a lean snapshot
@@ -409,11 +416,33 @@ func keyOf(v any) (idKey, bool) {
 	return idKey{}, false
 }
 
+// id returns row r's id.
+func (s *snapshot) id(r int) any {
+	if s.intIDs != nil {
+		return s.intIDs[r]
+	}
+	return s.ids[r]
+}
+
+// nrows is the number of rows, NULL objects included.
+func (s *snapshot) nrows() int {
+	if s.intIDs != nil {
+		return len(s.intIDs)
+	}
+	return len(s.ids)
+}
+
 // row returns the row whose id equals v, if any.
 func (s *snapshot) row(v any) (int, bool) {
 	k, ok := keyOf(v)
 	if !ok {
 		return 0, false
+	}
+	if s.intIDs != nil {
+		if k.kind != 'i' {
+			return 0, false
+		}
+		return slices.BinarySearch(s.intIDs, k.i)
 	}
 	s.byIDOnce.Do(func() {
 		s.byID = make(map[idKey]int, len(s.ids))
@@ -424,6 +453,20 @@ func (s *snapshot) row(v any) (int, bool) {
 	})
 	r, ok := s.byID[k]
 	return r, ok
+}
+
+// compactIDs moves the ids to intIDs when every one is an INTEGER and they
+// ascend as read (a query= whose ORDER BY 1 sorts them so).
+func (s *snapshot) compactIDs() {
+	ints := make([]int64, len(s.ids))
+	for r, v := range s.ids {
+		x, ok := v.(int64)
+		if !ok || r > 0 && x < ints[r-1] {
+			return
+		}
+		ints[r] = x
+	}
+	s.intIDs, s.ids = ints, nil
 }
 
 // compareKeys orders idKeys (any total order will do: it finds duplicates).
@@ -443,6 +486,14 @@ func compareKeys(a, b idKey) int {
 // checkUnique returns an error naming two rows with the same id, by
 // sorting the rows by id rather than building a map of them all.
 func (s *snapshot) checkUnique() error {
+	if s.intIDs != nil { // ascending: a repeat is next to its twin
+		for r := 1; r < len(s.intIDs); r++ {
+			if s.intIDs[r] == s.intIDs[r-1] {
+				return fmt.Errorf("id %d appears twice in the source (rows %d and %d); ids must be unique", s.intIDs[r], r, r+1)
+			}
+		}
+		return nil
+	}
 	order := make([]int32, len(s.ids))
 	for r := range order {
 		order[r] = int32(r)
@@ -628,6 +679,7 @@ func (s *source) build(flat []any, width int, feats []float64) (*snapshot, error
 		snap.objs = append(snap.objs, o)
 		snap.rows = append(snap.rows, r)
 	}
+	snap.compactIDs()
 	if err := snap.checkUnique(); err != nil {
 		return nil, err
 	}
@@ -709,7 +761,7 @@ func asPair(err error) (*kernels.PairError, bool) {
 // objects (Gram) by their ids.
 func pairError(snap *snapshot, err error) error {
 	if pe, ok := asPair(err); ok && pe.Row < len(snap.rows) && pe.Col < len(snap.rows) {
-		return fmt.Errorf("rows id %s and id %s: %w", idText(snap.ids[snap.rows[pe.Row]]), idText(snap.ids[snap.rows[pe.Col]]), pe.Err)
+		return fmt.Errorf("rows id %s and id %s: %w", idText(snap.id(snap.rows[pe.Row])), idText(snap.id(snap.rows[pe.Col])), pe.Err)
 	}
 	return err
 }

@@ -159,6 +159,7 @@ func (f *fitting) pass(want func(o int) bool, newAux func() any, work func(w int
 		return work(w, b)
 	}
 	o := par.NewOrdered("vtab.pass", 0, alloc, decodeWork, merge)
+	defer o.Close() // a panic below must not leave the workers waiting (Close is idempotent)
 	h := s.newRowHash()
 	var b *passBlock
 	obj, rows := 0, 0
@@ -226,6 +227,7 @@ func (f *fitting) pass(want func(o int) bool, newAux func() any, work func(w int
 // memoryPass is pass over a snapshot's objects in memory.
 func (f *fitting) memoryPass(want func(o int) bool, alloc func() *passBlock, work func(w int, b *passBlock) error, merge func(b *passBlock) error) error {
 	o := par.NewOrdered("vtab.pass", 0, alloc, work, merge)
+	defer o.Close()
 	var b *passBlock
 	for i, obj := range f.snap.objs {
 		if want != nil && !want(i) {
@@ -263,7 +265,7 @@ func (f *fitting) decode(b *passBlock) error {
 	s, snap := f.src, f.snap
 	b.objs = slices.Grow(b.objs[:0], len(b.vals))[:len(b.vals)]
 	for i, v := range b.vals {
-		id := snap.ids[snap.rows[b.idx[i]]]
+		id := snap.id(snap.rows[b.idx[i]])
 		o, err := s.rowObject(v, b.feats)
 		if err != nil {
 			return fmt.Errorf("row id %s: %v", idText(id), err)
@@ -271,7 +273,7 @@ func (f *fitting) decode(b *passBlock) error {
 		if f.dim != nil && s.spec.Domain() == kernels.VectorDomain {
 			if d := o.Vec.Len(); d != f.dim.len {
 				return fmt.Errorf("row id %s has a vector of %d elements but row id %s has %d; all vectors must have the same length",
-					idText(id), d, idText(snap.ids[snap.rows[f.dim.obj]]), f.dim.len)
+					idText(id), d, idText(snap.id(snap.rows[f.dim.obj])), f.dim.len)
 			}
 		}
 		b.objs[i] = o
@@ -325,7 +327,7 @@ func (f *fitting) landmarkObjects(marks []int) ([]kernels.Object, error) {
 		for l, o := range basis {
 			if o.Vec.Len() != d.len {
 				return nil, fmt.Errorf("row id %s has a vector of %d elements but row id %s has %d; all vectors must have the same length",
-					idText(snap.ids[snap.rows[marks[l]]]), o.Vec.Len(), idText(snap.ids[snap.rows[d.obj]]), d.len)
+					idText(snap.id(snap.rows[marks[l]])), o.Vec.Len(), idText(snap.id(snap.rows[d.obj])), d.len)
 			}
 		}
 		f.dim = &d

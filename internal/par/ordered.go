@@ -127,7 +127,8 @@ func (o *Ordered[T]) mergeOldest() {
 }
 
 // Close merges the items still in flight, in order, stops the workers and
-// returns the first error of any work or merge.
+// returns the first error of any work or merge. Calling it again returns
+// that error again.
 func (o *Ordered[T]) Close() error {
 	for len(o.queue) > 0 {
 		o.mergeOldest()

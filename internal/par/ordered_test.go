@@ -98,3 +98,29 @@ func TestOrderedErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestOrderedCloseTwice: a second Close (a deferred one after an explicit
+// one) returns the same result and does not block.
+func TestOrderedCloseTwice(t *testing.T) {
+	boom := errors.New("boom")
+	o := NewOrdered("t", 3, func() *int { return new(int) }, func(_ int, it *int) error {
+		if *it == 2 {
+			return boom
+		}
+		return nil
+	}, func(*int) error { return nil })
+	for i := range 5 {
+		it, err := o.Next()
+		if err != nil {
+			break
+		}
+		*it = i
+		o.Submit(it)
+	}
+	if err := o.Close(); !errors.Is(err, boom) {
+		t.Fatalf("first Close: %v", err)
+	}
+	if err := o.Close(); !errors.Is(err, boom) {
+		t.Fatalf("second Close: %v", err)
+	}
+}
