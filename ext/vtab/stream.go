@@ -160,52 +160,13 @@ func (f *fitting) pass(want func(o int) bool, newAux func() any, work func(w int
 	}
 	o := par.NewOrdered("vtab.pass", 0, alloc, decodeWork, merge)
 	defer o.Close() // a panic below must not leave the workers waiting (Close is idempotent)
-	h := s.newRowHash()
-	var b *passBlock
-	obj, rows := 0, 0
-	submit := func() {
-		if b != nil && len(b.idx) > 0 {
-			o.Submit(b)
-		}
-		b = nil
-	}
-	err := c.Query(s.sql, nil, func(v []any) error {
-		if rows++; rows%1024 == 0 {
-			if err := c.Err(); err != nil {
-				return err
-			}
-		}
-		h.row(v)
-		if !s.hasObject(v) {
-			return nil
-		}
-		if obj++; want != nil && !want(obj-1) {
-			return nil
-		}
-		if b == nil {
-			var err error
-			if b, err = o.Next(); err != nil {
-				return err
-			}
-			b.idx, b.vals, b.feats = b.idx[:0], b.vals[:0], b.feats[:0]
-		}
-		b.idx = append(b.idx, obj-1)
-		if s.features != nil {
-			b.flat = s.keepFeatures(b.flat[:0], v, &b.feats)
-			b.vals = append(b.vals, b.flat[1])
-		} else {
-			b.vals = append(b.vals, v[1])
-		}
-		if len(b.idx) == streamRows {
-			submit()
-		}
-		return nil
-	})
+	r := &passReader{f: f, o: o, h: s.newRowHash(), want: want}
+	err := c.Query(s.sql, nil, r.row)
 	if err == nil {
-		submit()
+		r.submit()
 	}
 	// The pipeline's error (the fit's own work) comes first: the
-	// statement stops with it too.
+	// statement stopped with it too.
 	if perr := o.Close(); perr != nil {
 		err = perr
 	} else if err != nil && !errors.Is(err, host.ErrInterrupted) && c.Err() == nil {
@@ -217,11 +178,66 @@ func (f *fitting) pass(want func(o int) bool, newAux func() any, work func(w int
 	if err != nil {
 		return err
 	}
-	sum, err := h.sum(c, s.spec)
-	if err == nil && (sum != snap.hash || obj != len(snap.rows)) {
+	sum, err := r.h.sum(c, s.spec)
+	if err == nil && (sum != snap.hash || r.obj != len(snap.rows)) {
 		err = errSourceChanged
 	}
 	return err
+}
+
+// passReader gathers the rows a lean pass steps through into blocks of
+// objects for its pipeline, hashing every row as the snapshot's read did.
+type passReader struct {
+	f         *fitting
+	o         *par.Ordered[*passBlock]
+	h         *rowHash
+	want      func(o int) bool
+	b         *passBlock // the block being filled, nil between blocks
+	obj, rows int        // objects and rows seen
+}
+
+func (r *passReader) row(v []any) error {
+	s, c := r.f.src, r.f.hc
+	if r.rows++; r.rows%1024 == 0 {
+		if err := c.Err(); err != nil {
+			return err
+		}
+	}
+	r.h.row(v)
+	if !s.hasObject(v) {
+		return nil
+	}
+	if r.obj++; r.want != nil && !r.want(r.obj-1) {
+		return nil
+	}
+	if r.b == nil {
+		b, err := r.o.Next()
+		if err != nil {
+			return err
+		}
+		b.idx, b.vals, b.feats = b.idx[:0], b.vals[:0], b.feats[:0]
+		r.b = b
+	}
+	b := r.b
+	b.idx = append(b.idx, r.obj-1)
+	if s.features != nil {
+		b.flat = s.keepFeatures(b.flat[:0], v, &b.feats)
+		b.vals = append(b.vals, b.flat[1])
+	} else {
+		b.vals = append(b.vals, v[1])
+	}
+	if len(b.idx) == streamRows {
+		r.submit()
+	}
+	return nil
+}
+
+// submit hands the block being filled to the pipeline.
+func (r *passReader) submit() {
+	if r.b != nil && len(r.b.idx) > 0 {
+		r.o.Submit(r.b)
+	}
+	r.b = nil
 }
 
 // memoryPass is pass over a snapshot's objects in memory.
