@@ -363,18 +363,18 @@ func sqliteMessage(err error) string {
 // extra columns' values. It is immutable once built and shared by the
 // cursors of that content.
 type snapshot struct {
-	hash  [sha256.Size]byte
-	ids   []any            // row r's id, unless every id is an INTEGER (intIDs)
+	hash [sha256.Size]byte
+	ids  []any // row r's id, unless every id is an INTEGER (intIDs)
 	// intIDs holds the ids when every one is an INTEGER, ascending as read
 	// (ORDER BY 1): 8 bytes a row instead of an interface and its box, and
 	// a lookup by binary search instead of a map of every id.
 	intIDs []int64
-	extra [][]any          // extra[i][r]: extra column i of row r
-	obj   []int            // obj[r]: index of row r's object in objs, −1 for NULL
-	objs  []kernels.Object // empty in a lean snapshot
-	lean  bool             // read by source.lean: the objects are read again by passes
-	token string           // the database's state when read ("": read again every time), fresh.go
-	rows  []int            // rows[o]: the row of object o
+	extra  [][]any          // extra[i][r]: extra column i of row r
+	obj    []int            // obj[r]: index of row r's object in objs, −1 for NULL
+	objs   []kernels.Object // empty in a lean snapshot
+	lean   bool             // read by source.lean: the objects are read again by passes
+	token  string           // the database's state when read ("": read again every time), fresh.go
+	rows   []int            // rows[o]: the row of object o
 	// scale is scale=standard's centring and scaling, fitted on objs
 	// (which hold the scaled vectors) and applied to new objects; nil
 	// without scale=.
@@ -764,4 +764,26 @@ func pairError(snap *snapshot, err error) error {
 		return fmt.Errorf("rows id %s and id %s: %w", idText(snap.id(snap.rows[pe.Row])), idText(snap.id(snap.rows[pe.Col])), pe.Err)
 	}
 	return err
+}
+
+// leanObject marks a row of a lean read that has an object.
+type leanObject struct{}
+
+// keepLean appends a row as a lean read keeps it: the id, a mark for an
+// object, the extra columns.
+func (s *source) keepLean(flat, v []any) []any {
+	var obj any
+	if s.hasObject(v) {
+		obj = leanObject{}
+	}
+	flat = append(flat, v[0], obj)
+	return append(flat, v[1+s.objectWidth():]...)
+}
+
+// objectWidth is how many columns of a row as read hold its object.
+func (s *source) objectWidth() int {
+	if s.features != nil {
+		return len(s.fcols)
+	}
+	return 1
 }

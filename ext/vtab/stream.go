@@ -1,17 +1,11 @@
 package vtab
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash"
-	"math"
 	"slices"
-	"unsafe"
 
 	"github.com/ksql/ksql/ext/host"
-	"github.com/ksql/ksql/ext/transducer"
 	"github.com/ksql/ksql/internal/kernels"
 	"github.com/ksql/ksql/internal/kpca"
 	"github.com/ksql/ksql/internal/nystrom"
@@ -35,88 +29,6 @@ const streamRows = 1024
 
 // errSourceChanged is a pass that read other content than the snapshot.
 var errSourceChanged = errors.New("the source changed while the fit was reading it (another connection wrote it between two passes over it); run the statement again")
-
-// rowHash hashes a source's rows as read: the content a snapshot, and a
-// stored fit, are identified by.
-type rowHash struct {
-	h   hash.Hash
-	buf [9]byte
-}
-
-func (s *source) newRowHash() *rowHash {
-	r := &rowHash{h: sha256.New()}
-	s.hashFeatures(r.h)
-	return r
-}
-
-func (r *rowHash) row(v []any) {
-	for _, x := range v {
-		r.put(x)
-	}
-}
-
-func (r *rowHash) put(v any) {
-	h, buf := r.h, r.buf[:]
-	switch x := v.(type) {
-	case nil:
-		h.Write([]byte{0})
-	case int64:
-		buf[0] = 1
-		binary.LittleEndian.PutUint64(buf[1:], uint64(x))
-		h.Write(buf)
-	case float64:
-		buf[0] = 2
-		binary.LittleEndian.PutUint64(buf[1:], math.Float64bits(x))
-		h.Write(buf)
-	case string:
-		buf[0] = 3
-		binary.LittleEndian.PutUint64(buf[1:], uint64(len(x)))
-		h.Write(buf)
-		// the string's bytes, not a copy of them (a million JSON rows
-		// were a million allocations): Write reads them and keeps nothing
-		h.Write(unsafe.Slice(unsafe.StringData(x), len(x)))
-	case []byte:
-		buf[0] = 4
-		binary.LittleEndian.PutUint64(buf[1:], uint64(len(x)))
-		h.Write(buf)
-		h.Write(x)
-	}
-}
-
-// sum ends the hash with the digest of the transducer tables the kernel
-// names: a fit depends on them too.
-func (r *rowHash) sum(c *host.Conn, spec *kernels.Spec) ([sha256.Size]byte, error) {
-	var sum [sha256.Size]byte
-	d, err := transducer.For(c).Digest(spec)
-	if err != nil {
-		return sum, err
-	}
-	r.h.Write(d)
-	r.h.Sum(sum[:0])
-	return sum, nil
-}
-
-// leanObject marks a row of a lean read that has an object.
-type leanObject struct{}
-
-// keepLean appends a row as a lean read keeps it: the id, a mark for an
-// object, the extra columns.
-func (s *source) keepLean(flat, v []any) []any {
-	var obj any
-	if s.hasObject(v) {
-		obj = leanObject{}
-	}
-	flat = append(flat, v[0], obj)
-	return append(flat, v[1+s.objectWidth():]...)
-}
-
-// objectWidth is how many columns of a row as read hold its object.
-func (s *source) objectWidth() int {
-	if s.features != nil {
-		return len(s.fcols)
-	}
-	return 1
-}
 
 // passBlock is one block of a pass: objects as read, then decoded.
 type passBlock struct {
@@ -297,70 +209,6 @@ func (f *fitting) decode(b *passBlock) error {
 	return nil
 }
 
-// vecDim is the vector length of object obj, which every other must have.
-type vecDim struct{ obj, len int }
-
-// landmarkObjects returns the objects with the given ascending indices:
-// from the snapshot, or, in a lean one, by a pass that decodes only them.
-// A lean snapshot keeps the last landmarks it read, for the predictions
-// of new objects.
-func (f *fitting) landmarkObjects(marks []int) ([]kernels.Object, error) {
-	snap := f.snap
-	if !snap.lean {
-		basis := make([]kernels.Object, len(marks))
-		for l, i := range marks {
-			basis[l] = snap.objs[i]
-		}
-		return basis, nil
-	}
-	snap.leanMu.Lock()
-	defer snap.leanMu.Unlock()
-	if slices.Equal(snap.leanMarks, marks) {
-		return snap.leanBasis, nil
-	}
-	basis := make([]kernels.Object, 0, len(marks))
-	next := 0
-	want := func(o int) bool {
-		for next < len(marks) && marks[next] < o {
-			next++
-		}
-		return next < len(marks) && marks[next] == o
-	}
-	err := f.pass(want, nil, func(int, *passBlock) error { return nil }, func(b *passBlock) error {
-		for _, o := range b.objs {
-			basis = append(basis, f.detach(o))
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	if len(basis) != len(marks) {
-		return nil, errSourceChanged
-	}
-	if f.src.spec.Domain() == kernels.VectorDomain && len(basis) > 0 {
-		d := vecDim{obj: marks[0], len: basis[0].Vec.Len()}
-		for l, o := range basis {
-			if o.Vec.Len() != d.len {
-				return nil, fmt.Errorf("row id %s has a vector of %d elements but row id %s has %d; all vectors must have the same length",
-					idText(snap.id(snap.rows[marks[l]])), o.Vec.Len(), idText(snap.id(snap.rows[d.obj])), d.len)
-			}
-		}
-		f.dim = &d
-	}
-	snap.leanMarks, snap.leanBasis = slices.Clone(marks), basis
-	return basis, nil
-}
-
-// detach returns an object that shares no memory with the block it was
-// decoded in, which is reused: columns= vectors live in the block's feats.
-func (f *fitting) detach(o kernels.Object) kernels.Object {
-	if f.src.features == nil || o.Vec.F64 == nil {
-		return o
-	}
-	return f.src.spec.PrepareVec(kernels.Vec{F64: slices.Clone(o.Vec.F64)})
-}
-
 // crossBlock sets b.C to the kernel values of b's objects against basis
 // (len(b.objs)×len(basis)), on the calling worker; cols[l] is the object
 // index of basis[l], to name rows in errors.
@@ -379,27 +227,6 @@ func (f *fitting) crossBlock(b *passBlock, basis *kernels.Basis, cols []int, opt
 // reading its objects in passes.
 type leanModel interface {
 	lean() bool
-}
-
-// landmarkSet returns the landmarks' objects (landmarkObjects) and their
-// kernel block W = K[L, L] (m×m).
-func (f *fitting) landmarkSet(marks []int) ([]kernels.Object, []float64, error) {
-	basis, err := f.landmarkObjects(marks)
-	if err != nil {
-		return nil, nil, err
-	}
-	opt, err := gramOptions(f.hc, f.src.spec)
-	if err != nil {
-		return nil, nil, err
-	}
-	W := make([]float64, len(basis)*len(basis))
-	if err := f.src.spec.Cross(basis, basis, W, opt); err != nil {
-		if pe, ok := asPair(err); ok {
-			return nil, nil, f.objError(marks[pe.Row], marks[pe.Col], pe.Err)
-		}
-		return nil, nil, err
-	}
-	return basis, W, nil
 }
 
 // streamKernel runs a pass over every object, handing each block's kernel

@@ -1,0 +1,96 @@
+package vtab
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/ksql/ksql/internal/kernels"
+)
+
+// The landmarks of a Nyström fit: their objects, read from the snapshot
+// or, in a lean one, by a pass of their own, and their kernel block.
+
+// vecDim is the vector length of object obj, which every other must have.
+type vecDim struct{ obj, len int }
+
+// landmarkObjects returns the objects with the given ascending indices:
+// from the snapshot, or, in a lean one, by a pass that decodes only them.
+// A lean snapshot keeps the last landmarks it read, for the predictions
+// of new objects.
+func (f *fitting) landmarkObjects(marks []int) ([]kernels.Object, error) {
+	snap := f.snap
+	if !snap.lean {
+		basis := make([]kernels.Object, len(marks))
+		for l, i := range marks {
+			basis[l] = snap.objs[i]
+		}
+		return basis, nil
+	}
+	snap.leanMu.Lock()
+	defer snap.leanMu.Unlock()
+	if slices.Equal(snap.leanMarks, marks) {
+		return snap.leanBasis, nil
+	}
+	basis := make([]kernels.Object, 0, len(marks))
+	next := 0
+	want := func(o int) bool {
+		for next < len(marks) && marks[next] < o {
+			next++
+		}
+		return next < len(marks) && marks[next] == o
+	}
+	err := f.pass(want, nil, func(int, *passBlock) error { return nil }, func(b *passBlock) error {
+		for _, o := range b.objs {
+			basis = append(basis, f.detach(o))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(basis) != len(marks) {
+		return nil, errSourceChanged
+	}
+	if f.src.spec.Domain() == kernels.VectorDomain && len(basis) > 0 {
+		d := vecDim{obj: marks[0], len: basis[0].Vec.Len()}
+		for l, o := range basis {
+			if o.Vec.Len() != d.len {
+				return nil, fmt.Errorf("row id %s has a vector of %d elements but row id %s has %d; all vectors must have the same length",
+					idText(snap.id(snap.rows[marks[l]])), o.Vec.Len(), idText(snap.id(snap.rows[d.obj])), d.len)
+			}
+		}
+		f.dim = &d
+	}
+	snap.leanMarks, snap.leanBasis = slices.Clone(marks), basis
+	return basis, nil
+}
+
+// detach returns an object that shares no memory with the block it was
+// decoded in, which is reused: columns= vectors live in the block's feats.
+func (f *fitting) detach(o kernels.Object) kernels.Object {
+	if f.src.features == nil || o.Vec.F64 == nil {
+		return o
+	}
+	return f.src.spec.PrepareVec(kernels.Vec{F64: slices.Clone(o.Vec.F64)})
+}
+
+// landmarkSet returns the landmarks' objects (landmarkObjects) and their
+// kernel block W = K[L, L] (m×m).
+func (f *fitting) landmarkSet(marks []int) ([]kernels.Object, []float64, error) {
+	basis, err := f.landmarkObjects(marks)
+	if err != nil {
+		return nil, nil, err
+	}
+	opt, err := gramOptions(f.hc, f.src.spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	W := make([]float64, len(basis)*len(basis))
+	if err := f.src.spec.Cross(basis, basis, W, opt); err != nil {
+		if pe, ok := asPair(err); ok {
+			return nil, nil, f.objError(marks[pe.Row], marks[pe.Col], pe.Err)
+		}
+		return nil, nil, err
+	}
+	return basis, W, nil
+}
