@@ -25,15 +25,20 @@ func binaryPart(name string, m encoding.BinaryMarshaler) ([]fitPart, error) {
 	return []fitPart{{name: name, data: b}}, err
 }
 
-func (f *kpcaFit) encode() ([]fitPart, error) { return binaryPart("kpca", f.model) }
+// encode stores the projections as a part of their own (kpca.MarshalParts).
+func (f *kpcaFit) encode() ([]fitPart, error) {
+	rest, proj, err := f.model.MarshalParts()
+	return []fitPart{{name: "kpca", data: rest}, {name: "kpca_projections", data: proj}}, err
+}
 
 func decodeKPCA(mod model, f *fitting, s *storedFit) (fitted, error) {
 	b, err := s.part("kpca")
 	if err != nil {
 		return nil, err
 	}
+	proj, _ := s.part("kpca_projections") // nil in a fit stored by an earlier ksql
 	m := new(kpca.Model)
-	if err := m.UnmarshalBinary(b); err != nil {
+	if err := m.UnmarshalParts(b, proj); err != nil {
 		return nil, err
 	}
 	n := f.n()

@@ -241,6 +241,11 @@ func componentsError(e *kpca.ComponentsError) error {
 	return fmt.Errorf("components=%d but %s", e.Requested, e.RankText())
 }
 
+// shapeChecked: decodeKPCA checks the model's objects against the
+// snapshot's and its components against the table's columns, and stored
+// reads nothing else.
+func (f *kpcaFit) shapeChecked() {}
+
 func (f *kpcaFit) stored(o int, dst []any) {
 	for j := range dst {
 		dst[j] = f.model.ProjectionAt(o, j)

@@ -577,9 +577,11 @@ func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) err
 	}
 	c.Stats.Reads.Add(1)
 	h := s.newRowHash()
+	defer h.finish()
 	var flat []any // the rows one after the other, width columns each
 	width := 2 + len(s.extra)
 	var feats []float64 // columns= vectors, flat's object column holding their offsets (features.go)
+	var lean leanRows   // a lean read's rows, kept column by column
 	objects, rows := 0, 0
 	var tooMany error
 	err = c.Query(s.sql, nil, func(v []any) error {
@@ -596,7 +598,7 @@ func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) err
 		}
 		h.row(v)
 		if tooMany == nil && s.lean {
-			flat = s.keepLean(flat, v)
+			return lean.add(s, v)
 		} else if tooMany == nil && s.features != nil {
 			flat = s.keepFeatures(flat, v, &feats)
 		} else if tooMany == nil {
@@ -621,7 +623,12 @@ func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) err
 	if tooMany != nil {
 		return nil, bound(objects)
 	}
-	snap, err := s.build(flat, width, feats)
+	var snap *snapshot
+	if s.lean {
+		snap, err = lean.snapshot(len(s.extra))
+	} else {
+		snap, err = s.build(flat, width, feats)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -636,10 +643,7 @@ func (s *source) build(flat []any, width int, feats []float64) (*snapshot, error
 	n := len(flat) / width
 	row := func(r int) []any { return flat[r*width : (r+1)*width] }
 	snap := &snapshot{ids: make([]any, n), obj: make([]int, n), extra: make([][]any, len(s.extra)),
-		rows: make([]int, 0, n), lean: s.lean} // sized once: a million rows doubled would hold twice the memory
-	if !s.lean {
-		snap.objs = make([]kernels.Object, 0, n)
-	}
+		rows: make([]int, 0, n), objs: make([]kernels.Object, 0, n)} // sized once: a million rows doubled would hold twice the memory
 	for i := range snap.extra {
 		snap.extra[i] = make([]any, n)
 		for r := range n {
@@ -656,11 +660,6 @@ func (s *source) build(flat []any, width int, feats []float64) (*snapshot, error
 		snap.ids[r] = id
 		snap.obj[r] = -1
 		if v[1] == nil {
-			continue
-		}
-		if s.lean { // decoded by the fit's passes (stream.go)
-			snap.obj[r] = len(snap.rows)
-			snap.rows = append(snap.rows, r)
 			continue
 		}
 		o, err := s.rowObject(v[1], feats)
@@ -766,18 +765,76 @@ func pairError(snap *snapshot, err error) error {
 	return err
 }
 
-// leanObject marks a row of a lean read that has an object.
-type leanObject struct{}
+// leanRows is a lean read's rows kept column by column as they come (a
+// row of a million kept whole, then copied, was most of the read's time):
+// the ids, as INTEGERs while every one is one and they ascend, whether
+// each row has an object, and the extra columns.
+type leanRows struct {
+	ints  []int64 // the ids, while intIDs can hold them
+	ids   []any   // the ids, from the first that ints cannot hold
+	obj   []int
+	rows  []int
+	extra [][]any
+	err   error // the first NULL id
+}
 
-// keepLean appends a row as a lean read keeps it: the id, a mark for an
-// object, the extra columns.
-func (s *source) keepLean(flat, v []any) []any {
-	var obj any
-	if s.hasObject(v) {
-		obj = leanObject{}
+// add keeps one row as read (id, object columns, extra...).
+func (l *leanRows) add(s *source, v []any) error {
+	id := v[0]
+	if _, ok := keyOf(id); !ok {
+		if l.err == nil { // reported after the read, as any read's
+			l.err = fmt.Errorf("the source has a row whose id is NULL%s; ids must be unique and not NULL", s.objExcerpt(v[1]))
+		}
+		return nil
 	}
-	flat = append(flat, v[0], obj)
-	return append(flat, v[1+s.objectWidth():]...)
+	r := len(l.obj)
+	if x, ok := id.(int64); ok && l.ids == nil && (r == 0 || x > l.ints[r-1]) {
+		l.ints = append(l.ints, x)
+	} else {
+		if l.ids == nil {
+			l.ids = make([]any, r, max(2*r, 16))
+			for i, x := range l.ints {
+				l.ids[i] = x
+			}
+			l.ints = nil
+		}
+		l.ids = append(l.ids, id)
+	}
+	o := -1
+	if s.hasObject(v) {
+		o = len(l.rows)
+		l.rows = append(l.rows, r)
+	}
+	l.obj = append(l.obj, o)
+	if l.extra == nil {
+		l.extra = make([][]any, len(s.extra))
+	}
+	for i, x := range v[1+s.objectWidth():] {
+		l.extra[i] = append(l.extra[i], x)
+	}
+	return nil
+}
+
+// snapshot is the lean snapshot of the rows kept, its ids checked;
+// extras is the number of extra columns.
+func (l *leanRows) snapshot(extras int) (*snapshot, error) {
+	if l.err != nil {
+		return nil, l.err
+	}
+	snap := &snapshot{ids: l.ids, obj: l.obj, rows: l.rows, extra: l.extra, lean: true}
+	if l.ids == nil {
+		snap.intIDs = l.ints
+		if snap.intIDs == nil {
+			snap.intIDs = []int64{}
+		}
+	}
+	if snap.extra == nil {
+		snap.extra = make([][]any, extras)
+	}
+	if err := snap.checkUnique(); err != nil {
+		return nil, err
+	}
+	return snap, nil
 }
 
 // objectWidth is how many columns of a row as read hold its object.

@@ -73,6 +73,7 @@ func (f *fitting) pass(want func(o int) bool, newAux func() any, work func(w int
 	o := par.NewOrdered("vtab.pass", 0, alloc, decodeWork, merge)
 	defer o.Close() // a panic below must not leave the workers waiting (Close is idempotent)
 	r := &passReader{f: f, o: o, h: s.newRowHash(), want: want}
+	defer r.h.finish()
 	err := c.Query(s.sql, nil, r.row)
 	if err == nil {
 		r.submit()

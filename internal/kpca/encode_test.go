@@ -7,7 +7,7 @@ import (
 )
 
 // TestModelRoundTrip: a fitted model decodes to the same bits, its
-// projections written raw; a model stored by an earlier ksql (projections
+// projections written raw, inside the model or as a part beside it; a model stored by an earlier ksql (projections
 // in gob's own float form) still decodes; a raw part of a length that is
 // not whole floats is refused.
 func TestModelRoundTrip(t *testing.T) {
@@ -26,6 +26,17 @@ func TestModelRoundTrip(t *testing.T) {
 	}
 	if !reflect.DeepEqual(&got, m) {
 		t.Fatalf("decoded model differs:\n%+v\n%+v", got, *m)
+	}
+	rest, proj, err := m.MarshalParts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts Model
+	if err := parts.UnmarshalParts(rest, proj); err != nil || !reflect.DeepEqual(&parts, m) {
+		t.Fatalf("parts: %v, or the decoded model differs", err)
+	}
+	if err := new(Model).UnmarshalParts(b, proj); err == nil {
+		t.Fatal("projections both inside the model and beside it decoded")
 	}
 	old, err := encode(modelWire{m.Eigenvalues, m.ExplainedRatio, m.Trace, m.MinEigenvalue, m.Solver, m.Products,
 		m.n, m.k, m.landmarks, m.proj, m.coef, m.meanCoef, m.offset, nil})
