@@ -538,8 +538,8 @@ func idText(v any) string {
 // Cursors read once, at their first Filter, and later Filters of the same
 // cursor reuse that snapshot: per-row lookups (SELECT (SELECT pc1 FROM p
 // WHERE id = s.id) FROM s) call Filter once per outer row, and re-reading
-// and hashing the whole source each time made 4,000 lookups take seconds
-// (issue 17 item 7). A cursor lives within one execution of one statement
+// and hashing the whole source each time made 4,000 lookups take seconds.
+// A cursor lives within one execution of one statement
 // (SQLite closes a statement's cursors when it ends or is reset, and opens
 // a correlated subquery's cursor once, not per outer row). Within one
 // statement nothing can change what a read returns except the statement's
@@ -554,7 +554,8 @@ func idText(v any) string {
 // lookups (which also keeps INSERT ... SELECT from a model of the same
 // table stable), and a query= that is not deterministic (random(), 'now')
 // is evaluated once per cursor. A new statement, or a new execution of a
-// prepared one, reads the source again.
+// prepared one, reads the source again — unless the source's token
+// (fresh.go) says that nothing may have changed since the last read.
 func (s *source) read(c *host.Conn, prev *snapshot) (*snapshot, error) {
 	return s.readBounded(c, prev, s.bound)
 }
