@@ -2,8 +2,6 @@ package vtab
 
 import (
 	"fmt"
-	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -51,9 +49,6 @@ func prefix(module string, err error) error {
 func guard(module string, err *error) {
 	if r := recover(); r != nil {
 		*err = fmt.Errorf("%s: internal error: %v", module, r)
-		if os.Getenv("KSQL_DEBUG_STACK") != "" {
-			debug.PrintStack()
-		}
 	}
 }
 

@@ -29,6 +29,7 @@ func (f *fitting) landmarkObjects(marks []int) ([]kernels.Object, error) {
 	snap.leanMu.Lock()
 	defer snap.leanMu.Unlock()
 	if slices.Equal(snap.leanMarks, marks) {
+		f.dim = snap.leanDim
 		return snap.leanBasis, nil
 	}
 	basis := make([]kernels.Object, 0, len(marks))
@@ -61,7 +62,7 @@ func (f *fitting) landmarkObjects(marks []int) ([]kernels.Object, error) {
 		}
 		f.dim = &d
 	}
-	snap.leanMarks, snap.leanBasis = slices.Clone(marks), basis
+	snap.leanMarks, snap.leanBasis, snap.leanDim = slices.Clone(marks), basis, f.dim
 	return basis, nil
 }
 

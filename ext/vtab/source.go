@@ -388,6 +388,7 @@ type snapshot struct {
 	leanMu    sync.Mutex
 	leanMarks []int
 	leanBasis []kernels.Object
+	leanDim   *vecDim // the vector length the landmarks set
 }
 
 // idKey identifies an id value with SQLite's equality: 1 and 1.0 are the
