@@ -11,7 +11,7 @@ import (
 
 // A statement that fails (ABORT) after a trigger read the model mid-way.
 func TestReviewAbortFresh(t *testing.T) {
-	for _, drv := range drivers {
+	for _, drv := range withLoadable(t) {
 		db := OpenDB(t, drv)
 		streamSource(t, func(q string, a ...any) { mustExec(t, db, q, a...) }, 300)
 		mustExec(t, db, rvTables)
@@ -30,7 +30,7 @@ func TestReviewAbortFresh(t *testing.T) {
 
 // Triggers inside one multi-row statement: each sees the rows so far?
 func TestReviewTriggerFresh(t *testing.T) {
-	for _, drv := range drivers {
+	for _, drv := range withLoadable(t) {
 		db := OpenDB(t, drv)
 		streamSource(t, func(q string, a ...any) { mustExec(t, db, q, a...) }, 300)
 		mustExec(t, db, rvTables)
@@ -51,7 +51,7 @@ func TestReviewTriggerFresh(t *testing.T) {
 
 // DETACH, another connection writes the file, ATTACH again.
 func TestReviewDetachWriteAttach(t *testing.T) {
-	for _, drv := range drivers {
+	for _, drv := range withLoadable(t) {
 		dir := t.TempDir()
 		aux := filepath.Join(dir, "aux.db")
 		a := openFile(t, drv, "file:"+filepath.Join(dir, "main.db"))

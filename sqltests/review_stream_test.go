@@ -28,7 +28,7 @@ CREATE VIRTUAL TABLE e USING kpca(table=s, id=id, column=v, kernel='gauss(sigma=
 // afterwards: total_changes() does not go back on ROLLBACK.
 func TestReviewRollbackFresh(t *testing.T) {
 	for _, mode := range []string{"rollback", "savepoint"} {
-		for _, drv := range drivers {
+		for _, drv := range drivers { // the loadable runner commits a transaction before each statement record
 			for _, tbl := range []string{"p", "e"} {
 				db := OpenDB(t, drv)
 				streamSource(t, func(q string, a ...any) { mustExec(t, db, q, a...) }, 300)
@@ -62,7 +62,7 @@ func TestReviewRollbackFresh(t *testing.T) {
 // A model whose source is another model (a virtual table): read by every
 // statement, so a write to the underlying table reaches the outer model.
 func TestReviewModelOnModel(t *testing.T) {
-	for _, drv := range drivers {
+	for _, drv := range withLoadable(t) {
 		db := OpenDB(t, drv)
 		streamSource(t, func(q string, a ...any) { mustExec(t, db, q, a...) }, 300)
 		mustExec(t, db, rvTables)
@@ -78,7 +78,7 @@ func TestReviewModelOnModel(t *testing.T) {
 // nulls=skip with columns= in a lean (nystrom) fit equals the exact fit when
 // every object is a landmark.
 func TestReviewLeanColumnsNullSkip(t *testing.T) {
-	for _, drv := range drivers {
+	for _, drv := range withLoadable(t) {
 		db := OpenDB(t, drv)
 		mustExec(t, db, `CREATE TABLE h(id INTEGER PRIMARY KEY, a REAL, b REAL, y REAL);
 			WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 1100)
@@ -106,7 +106,7 @@ func TestReviewLeanColumnsNullSkip(t *testing.T) {
 
 // ssk with method=nystrom (string objects decoded on workers).
 func TestReviewLeanSSK(t *testing.T) {
-	for _, drv := range drivers {
+	for _, drv := range withLoadable(t) {
 		db := OpenDB(t, drv)
 		mustExec(t, db, `CREATE TABLE w(id INTEGER PRIMARY KEY, s TEXT, y REAL);
 			WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 1040)
@@ -218,7 +218,7 @@ func TestReviewRestoredPredictAfterChange(t *testing.T) {
 		}
 		return a
 	}
-	for _, drv := range drivers {
+	for _, drv := range withLoadable(t) {
 		for _, order := range []string{"change-then-read", "read-then-change"} {
 			dsn := "file:" + filepath.Join(t.TempDir(), "r.db")
 			a := openFile(t, drv, dsn)
@@ -269,7 +269,7 @@ func TestReviewSharedCache(t *testing.T) {
 // The same streamed model twice in one statement, new objects included,
 // and model_search over method=nystrom.
 func TestReviewTwiceInOneStatement(t *testing.T) {
-	for _, drv := range drivers {
+	for _, drv := range withLoadable(t) {
 		db := OpenDB(t, drv)
 		streamSource(t, func(q string, a ...any) { mustExec(t, db, q, a...) }, 2500)
 		mustExec(t, db, streamTables)
