@@ -28,7 +28,7 @@ import (
 const streamRows = 1024
 
 // errSourceChanged is a pass that read other content than the snapshot.
-var errSourceChanged = errors.New("the source changed while the fit was reading it (another connection wrote it between two passes over it); run the statement again")
+var errSourceChanged = errors.New("the source changed while the fit was reading it: its rows differed between two of the passes a method=nystrom fit makes over it, twice (another connection writing it, or a query= that is not deterministic, such as random())")
 
 // passBlock is one block of a pass: objects as read, then decoded.
 type passBlock struct {
