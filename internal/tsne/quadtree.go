@@ -123,19 +123,11 @@ func (t *quadtree) insertTop(i int) {
 			t.list(k, i)
 			return
 		}
-		nd := &t.nodes[k]
-		nd.mx += x
-		nd.my += y
-		nd.count++
-		if nd.count == 1 {
-			nd.point = int32(i)
+		if t.enter(k, i, x, y) {
 			return
 		}
-		if nd.point >= 0 { // split: push the old point down
-			p := int(nd.point)
-			nd.point = -1
-			px, py := t.y[2*p], t.y[2*p+1]
-			c := t.child(k, px, py)
+		if t.nodes[k].point >= 0 {
+			c, p, px, py := t.evict(k)
 			if depth+1 == splitDepth {
 				t.list(c, p)
 			} else {
@@ -156,27 +148,42 @@ func (t *quadtree) list(k, i int) {
 
 func (t *quadtree) insert(k, i int, x, y float64, depth int) {
 	for {
-		nd := &t.nodes[k]
-		nd.mx += x
-		nd.my += y
-		nd.count++
-		if nd.count == 1 {
-			nd.point = int32(i)
+		if t.enter(k, i, x, y) {
 			return
 		}
 		if depth >= maxDepth { // coincident points: the leaf keeps their sum
 			return
 		}
-		if nd.point >= 0 { // split: push the old point down
-			p := int(nd.point)
-			nd.point = -1
-			px, py := t.y[2*p], t.y[2*p+1]
-			c := t.child(k, px, py)
+		if t.nodes[k].point >= 0 {
+			c, p, px, py := t.evict(k)
 			t.nodes[c].mx, t.nodes[c].my, t.nodes[c].count, t.nodes[c].point = px, py, 1, int32(p)
 		}
 		k = t.child(k, x, y)
 		depth++
 	}
+}
+
+// enter adds point i at (x, y) to node k's sums and reports whether it is
+// the node's first point, which the node then holds.
+func (t *quadtree) enter(k, i int, x, y float64) bool {
+	nd := &t.nodes[k]
+	nd.mx += x
+	nd.my += y
+	nd.count++
+	if nd.count == 1 {
+		nd.point = int32(i)
+		return true
+	}
+	return false
+}
+
+// evict splits leaf k: its point p, at (px, py), leaves it for the child
+// c that holds that place (created if need be), for the caller to put there.
+func (t *quadtree) evict(k int) (c, p int, px, py float64) {
+	p = int(t.nodes[k].point)
+	t.nodes[k].point = -1
+	px, py = t.y[2*p], t.y[2*p+1]
+	return t.child(k, px, py), p, px, py
 }
 
 // child returns the child of node k holding (x, y), creating it.
