@@ -35,12 +35,12 @@ type kpcaModel struct {
 }
 
 // kpcaFit is a model and the objects a new object is compared with: all
-// objects (exact) or the landmarks (Nyström), which a fit on a lean
-// snapshot reads when a new object first needs them.
+// objects (exact, basis) or the landmarks (Nyström, marks), read from f's
+// snapshot when a new object needs them.
 type kpcaFit struct {
 	model *kpca.Model
 	basis []kernels.Object
-	f     *fitting // with marks: where the landmarks are read from
+	f     *fitting
 	marks []int
 }
 
@@ -141,7 +141,7 @@ func (m *kpcaModel) fitInMemory(f *fitting) (fitted, error) {
 	if err != nil {
 		return nil, f.fitError(kpcaError(err))
 	}
-	return &kpcaFit{model: model, basis: basis}, nil
+	return &kpcaFit{model: model, f: f, marks: landmarks}, nil
 }
 
 // fitStreamed is the Nyström fit in passes (stream.go): the landmarks are
@@ -177,7 +177,7 @@ func (m *kpcaModel) fitStreamed(f *fitting) (fitted, error) {
 	if err != nil {
 		return nil, f.fitError(kpcaError(err))
 	}
-	return &kpcaFit{model: model, basis: basis, f: f, marks: marks}, nil
+	return &kpcaFit{model: model, f: f, marks: marks}, nil
 }
 
 // tooMany is the max_gram_bytes error of a fit on n objects, nil when it
@@ -254,7 +254,7 @@ func (f *kpcaFit) stored(o int, dst []any) {
 
 func (f *kpcaFit) predict(z *newObject, dst []any) error {
 	basis := f.basis
-	if basis == nil {
+	if f.marks != nil {
 		var err error
 		if basis, err = f.f.landmarkObjects(f.marks); err != nil {
 			return err

@@ -15,22 +15,23 @@ type vecDim struct{ obj, len int }
 
 // landmarkObjects returns the objects with the given ascending indices:
 // from the snapshot, or, in a lean one, by a pass that decodes only them.
-// A lean snapshot keeps the last landmarks it read, for the predictions
-// of new objects.
+// The snapshot keeps the last landmarks asked for: a fit's predictions of
+// new objects ask for them again, and a restored fit asks first there.
 func (f *fitting) landmarkObjects(marks []int) ([]kernels.Object, error) {
 	snap := f.snap
+	snap.landMu.Lock()
+	defer snap.landMu.Unlock()
+	if snap.landBasis != nil && slices.Equal(snap.landMarks, marks) {
+		f.dim = snap.landDim
+		return snap.landBasis, nil
+	}
 	if !snap.lean {
 		basis := make([]kernels.Object, len(marks))
 		for l, i := range marks {
 			basis[l] = snap.objs[i]
 		}
+		snap.landMarks, snap.landBasis, snap.landDim = slices.Clone(marks), basis, nil
 		return basis, nil
-	}
-	snap.leanMu.Lock()
-	defer snap.leanMu.Unlock()
-	if slices.Equal(snap.leanMarks, marks) {
-		f.dim = snap.leanDim
-		return snap.leanBasis, nil
 	}
 	basis := make([]kernels.Object, 0, len(marks))
 	next := 0
@@ -62,7 +63,7 @@ func (f *fitting) landmarkObjects(marks []int) ([]kernels.Object, error) {
 		}
 		f.dim = &d
 	}
-	snap.leanMarks, snap.leanBasis, snap.leanDim = slices.Clone(marks), basis, f.dim
+	snap.landMarks, snap.landBasis, snap.landDim = slices.Clone(marks), basis, f.dim
 	return basis, nil
 }
 

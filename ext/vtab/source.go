@@ -383,12 +383,12 @@ type snapshot struct {
 	// needs it, and for a million rows it is a tenth of a gigabyte.
 	byIDOnce sync.Once
 	byID     map[idKey]int
-	// leanMarks and leanBasis are the landmarks last read from a lean
-	// snapshot's source, and their objects (stream.go).
-	leanMu    sync.Mutex
-	leanMarks []int
-	leanBasis []kernels.Object
-	leanDim   *vecDim // the vector length the landmarks set
+	// landMarks and landBasis are the landmarks last asked of the
+	// snapshot, and their objects (landmarks.go).
+	landMu    sync.Mutex
+	landMarks []int
+	landBasis []kernels.Object
+	landDim   *vecDim // the vector length the landmarks set (lean)
 }
 
 // idKey identifies an id value with SQLite's equality: 1 and 1.0 are the

@@ -65,11 +65,10 @@ type svmNystromFit struct {
 	maxIter int // the bound the problems ran under, for the report
 	classes []any
 	labels  []any
-	marks   []int            // the landmarks, as object indices
-	basis   []kernels.Object // their objects (nil until read, in a restored fit)
-	f       *fitting         // where a restored fit reads them
-	proj    []float64        // M = U_r·Σ_r^(−1/2), landmarks × rank
-	float32 bool             // the features were held as float32 (past max_gram_bytes in float64)
+	marks   []int     // the landmarks, as object indices
+	f       *fitting  // whose snapshot holds their objects (landmarkObjects)
+	proj    []float64 // M = U_r·Σ_r^(−1/2), landmarks × rank
+	float32 bool      // the features were held as float32 (past max_gram_bytes in float64)
 	pred    []int
 	dec     []float64 // Problems() per object
 	cvPred  []int
@@ -94,15 +93,16 @@ func (m *svmModel) fitNystrom(f *fitting) (fitted, error) {
 	if fit.marks, err = kpca.SampleLandmarks(n, m.landmarks, m.seed); err != nil {
 		return nil, f.fitError(kpcaError(err))
 	}
-	var W []float64
-	if fit.basis, W, err = f.landmarkSet(fit.marks); err != nil {
+	fit.f = f
+	basis, W, err := f.landmarkSet(fit.marks)
+	if err != nil {
 		return nil, err
 	}
 	r, err := fit.landmarkMap(f, W)
 	if err != nil {
 		return nil, err
 	}
-	features := func(X any) error { return fit.features(f, X) }
+	features := func(X any) error { return fit.features(f, basis, X) }
 	nl := len(fit.marks)
 	switch need := int64(n) * int64(r); {
 	case 8*need <= f.maxBytes():
@@ -147,12 +147,12 @@ func (fit *svmNystromFit) landmarkMap(f *fitting, W []float64) (int, error) {
 }
 
 // features fills X ([]float64 or []float32, n×r) with the objects'
-// Nyström features, by a pass (stream.go), every block on its own core.
-func (fit *svmNystromFit) features(f *fitting, X any) error {
+// Nyström features against the landmarks' objects basis, by a pass (stream.go), every block on its own core.
+func (fit *svmNystromFit) features(f *fitting, basis []kernels.Object, X any) error {
 	nl := len(fit.marks)
 	r := len(fit.proj) / nl
 	newP := func() any { return make([]float64, streamRows*r) }
-	err := f.streamKernel(fit.basis, fit.marks, newP, func(b *passBlock, lo, rows int) error {
+	err := f.streamKernel(basis, fit.marks, newP, func(b *passBlock, lo, rows int) error {
 		P := b.aux.([]float64)
 		switch X := X.(type) {
 		case []float64:
@@ -273,14 +273,11 @@ func (fit *svmNystromFit) stored(o int, dst []any) {
 }
 
 func (fit *svmNystromFit) predict(z *newObject, dst []any) error {
-	if fit.basis == nil { // restored: the landmarks are read when first needed
-		basis, err := fit.f.landmarkObjects(fit.marks)
-		if err != nil {
-			return err
-		}
-		fit.basis = basis
+	basis, err := fit.f.landmarkObjects(fit.marks)
+	if err != nil {
+		return err
 	}
-	kz, err := z.kernels(fit.basis)
+	kz, err := z.kernels(basis)
 	if err != nil {
 		return err
 	}
