@@ -149,13 +149,13 @@ func (c *gramCursor) filter(idxStr string, vals []any) error {
 // (both ids given) is the same computation restricted to one object.
 func (c *gramCursor) computeLine(fixedRow int) error {
 	snap := c.snap
-	o := snap.obj[fixedRow]
+	o := snap.objOf(fixedRow)
 	if o < 0 {
 		return nil // NULL object: NULL values
 	}
 	objs := snap.objs
 	if c.rows != nil && c.cols != nil {
-		other := snap.obj[c.cols[0]]
+		other := snap.objOf(c.cols[0])
 		if other < 0 {
 			return nil
 		}
@@ -187,7 +187,7 @@ func pairErrorFixed(snap *snapshot, err error, base, fixed int) error {
 		if base >= 0 {
 			row = base
 		}
-		return fmt.Errorf("rows id %s and id %s: %w", idText(snap.id(snap.rows[row])), idText(snap.id(snap.rows[fixed])), pe.Err)
+		return fmt.Errorf("rows id %s and id %s: %w", idText(snap.id(snap.rowOf(row))), idText(snap.id(snap.rowOf(fixed))), pe.Err)
 	}
 	return err
 }
@@ -241,7 +241,7 @@ func (c *gramCursor) Column(col int) (any, error) {
 	case gramColID:
 		return c.snap.id(j), nil
 	}
-	a, b := c.snap.obj[i], c.snap.obj[j]
+	a, b := c.snap.objOf(i), c.snap.objOf(j)
 	if a < 0 || b < 0 {
 		return nil, nil
 	}

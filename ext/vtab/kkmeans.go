@@ -102,10 +102,10 @@ func clusterError(f *fitting, err error) error {
 			"which must be ≥ 0 (use a kernel with values ≥ 0, such as gauss(...), laplace(...) or normalize(ngram(...)))", ne.Value))}
 	case errors.As(err, &ie) && len(f.objs()) == 1:
 		return fitFailure{fmt.Errorf("the source has one object (row id %s); spectral clustering measures each object by its affinities to the others, so it needs at least two",
-			idText(f.snap.id(f.snap.rows[0])))}
+			idText(f.snap.id(f.snap.rowOf(0))))}
 	case errors.As(err, &ie):
 		return fitFailure{fmt.Errorf("row id %s has kernel value 0 with every other object, so spectral clustering cannot place it; "+
-			"widen the kernel (a larger sigma) or leave the row out with query=", idText(f.snap.id(f.snap.rows[ie.Row])))}
+			"widen the kernel (a larger sigma) or leave the row out with query=", idText(f.snap.id(f.snap.rowOf(ie.Row))))}
 	}
 	return f.fitError(err)
 }

@@ -48,7 +48,7 @@ func (m *mapModel) fit(f *fitting) (fitted, error) {
 	for o := range f.objs() {
 		v = fm.Stored(o, v)
 		if err := float32Range(v); err != nil {
-			return nil, fitFailure{fmt.Errorf("the vector of row id=%s: %v", idText(f.snap.id(f.snap.rows[o])), err)}
+			return nil, fitFailure{fmt.Errorf("the vector of row id=%s: %v", idText(f.snap.id(f.snap.rowOf(o))), err)}
 		}
 	}
 	return &mapFit{m: fm, basis: f.objs()}, nil

@@ -106,7 +106,7 @@ func (c *modelInfoCursor) filter(idxStr string, vals []any) error {
 	c.rows = [][2]any{
 		{"module", t.kind.name},
 		{"rows", int64(snap.nrows())},
-		{"objects", int64(len(snap.rows))},
+		{"objects", int64(snap.nobj())},
 		{"kernel", t.src.spec.String()},
 		{"arguments", t.args},
 		{"source_sha256", hex.EncodeToString(snap.hash[:])},

@@ -58,7 +58,7 @@ func (f *fitting) landmarkObjects(marks []int) ([]kernels.Object, error) {
 		for l, o := range basis {
 			if o.Vec.Len() != d.len {
 				return nil, fmt.Errorf("row id %s has a vector of %d elements but row id %s has %d; all vectors must have the same length",
-					idText(snap.id(snap.rows[marks[l]])), o.Vec.Len(), idText(snap.id(snap.rows[d.obj])), d.len)
+					idText(snap.id(snap.rowOf(marks[l]))), o.Vec.Len(), idText(snap.id(snap.rowOf(d.obj))), d.len)
 			}
 		}
 		f.dim = &d

@@ -313,7 +313,7 @@ func (t *modelTable) Destroy() error {
 // only when the content changed since the last fit.
 func (t *modelTable) current() (*snapshot, fitted, error) {
 	return t.fits.current(t.name.name, t.hc, t.src, func(snap *snapshot) (fitted, error) {
-		if len(snap.rows) == 0 {
+		if snap.nobj() == 0 {
 			return nil, errEmpty(snap)
 		}
 		f := &fitting{hc: t.hc, src: t.src, snap: snap}
@@ -353,15 +353,15 @@ func (f *fitting) objs() []kernels.Object {
 }
 
 // n is the number of objects.
-func (f *fitting) n() int { return len(f.snap.rows) }
+func (f *fitting) n() int { return f.snap.nobj() }
 
 // extra returns the values of an extra source column, one per object.
 func (f *fitting) extra(key string) []any {
 	for i, e := range f.src.extra {
 		if e.key == key {
 			out := make([]any, f.n())
-			for o, r := range f.snap.rows {
-				out[o] = f.snap.extra[i][r]
+			for o := range out {
+				out[o] = f.snap.extra[i][f.snap.rowOf(o)]
 			}
 			return out
 		}
@@ -457,9 +457,9 @@ func (f *fitting) fitError(err error) error {
 	case errors.As(err, &nf):
 		return f.objError(nf.Row, nf.Col, fmt.Errorf("the kernel value is %v; a fit needs finite values "+
 			"(raw string kernels overflow on long texts: use normalize(...) or gauss(sigma=..., over=...))", nf.Value))
-	case errors.As(err, &nd) && nd.Object < len(f.snap.rows):
+	case errors.As(err, &nd) && nd.Object < f.snap.nobj():
 		return fitFailure{fmt.Errorf("the kernel is not positive semi-definite on this data (k(x, x) = %.6g for row id %s), "+
-			"so no feature map reproduces it", nd.Value, idText(f.snap.id(f.snap.rows[nd.Object])))}
+			"so no feature map reproduces it", nd.Value, idText(f.snap.id(f.snap.rowOf(nd.Object))))}
 	case errors.As(err, &ff):
 		return err // already worded by the model
 	}
@@ -501,7 +501,8 @@ type modelCursor struct {
 	t      *modelTable
 	snap   *snapshot
 	fit    fitted
-	rows   []int // snapshot rows to output; nil with an input
+	rows   []int // snapshot rows to output, unless all; nil with an input
+	all    bool  // every row of snap, in order (no list of ten million)
 	input  any   // the new object as given (a copy), when there is one
 	pos    int
 	single bool  // one output row for the input
@@ -523,7 +524,7 @@ func (c *modelCursor) filter(idxStr string, vals []any) error {
 		c.snap, c.fit = snap, fit
 	}
 	snap, fit := c.snap, c.fit
-	c.rows, c.input, c.pos, c.single, c.rowPos = nil, nil, 0, false, -1
+	c.rows, c.all, c.input, c.pos, c.single, c.rowPos = nil, false, nil, 0, false, -1
 	cons, err := planValues(idxStr, vals)
 	if err != nil {
 		return err
@@ -551,11 +552,16 @@ func (c *modelCursor) filter(idxStr string, vals []any) error {
 		}
 		return nil
 	}
-	c.rows = make([]int, snap.nrows())
-	for r := range c.rows {
-		c.rows[r] = r
-	}
+	c.all = true
 	return nil
+}
+
+// row is the snapshot row at the cursor.
+func (c *modelCursor) at() int {
+	if c.all {
+		return c.pos
+	}
+	return c.rows[c.pos]
 }
 
 func (c *modelCursor) Next() error { c.pos++; return nil }
@@ -563,6 +569,9 @@ func (c *modelCursor) Next() error { c.pos++; return nil }
 func (c *modelCursor) EOF() bool {
 	if c.single {
 		return c.pos > 0
+	}
+	if c.all {
+		return c.pos >= c.snap.nrows()
 	}
 	return c.pos >= len(c.rows)
 }
@@ -577,11 +586,11 @@ func (c *modelCursor) Column(col int) (v any, err error) {
 	case c.single && col == 0:
 		return nil, nil
 	case col == 0:
-		return c.snap.id(c.rows[c.pos]), nil
+		return c.snap.id(c.at()), nil
 	}
 	if c.rowPos != c.pos {
 		clear(c.row)
-		if o := c.snap.obj[c.rows[c.pos]]; o >= 0 {
+		if o := c.snap.objOf(c.at()); o >= 0 {
 			c.fit.stored(o, c.row)
 		}
 		c.rowPos = c.pos
@@ -599,7 +608,7 @@ func (c *modelCursor) Rowid() (int64, error) {
 		fmt.Fprintf(h, "%T\x00%v", c.input, c.input)
 		return -1 - int64(h.Sum64()>>1), nil
 	}
-	return int64(c.rows[c.pos]), nil
+	return int64(c.at()), nil
 }
 
 func (c *modelCursor) Close() error { return nil }

@@ -23,7 +23,7 @@ func numericLabels(f *fitting) ([]float64, error) {
 	labels := f.extra("label")
 	y := make([]float64, len(labels))
 	for o, v := range labels {
-		id := idText(f.snap.id(f.snap.rows[o]))
+		id := idText(f.snap.id(f.snap.rowOf(o)))
 		switch x := v.(type) {
 		case int64:
 			y[o] = float64(x)
@@ -191,7 +191,7 @@ func finiteFit(f *fitting, fit fitted, err error) (fitted, error) {
 func overflowFailure(f *fitting, o int, v float64, labels []float64) error {
 	return fitFailure{fmt.Errorf("the fit of row id=%s overflows (%v): the labels (the largest |label| is %g) or kernel values "+
 		"are too large for float64 arithmetic; divide the labels by a power of ten, or %s",
-		idText(f.snap.id(f.snap.rows[o])), v, maxAbs(labels), finiteHint)}
+		idText(f.snap.id(f.snap.rowOf(o))), v, maxAbs(labels), finiteHint)}
 }
 
 func maxAbs(xs []float64) float64 {

@@ -369,12 +369,15 @@ type snapshot struct {
 	// (ORDER BY 1): 8 bytes a row instead of an interface and its box, and
 	// a lookup by binary search instead of a map of every id.
 	intIDs []int64
-	extra  [][]any          // extra[i][r]: extra column i of row r
-	obj    []int            // obj[r]: index of row r's object in objs, −1 for NULL
-	objs   []kernels.Object // empty in a lean snapshot
-	lean   bool             // read by source.lean: the objects are read again by passes
-	token  string           // the database's state when read ("": read again every time), fresh.go
-	rows   []int            // rows[o]: the row of object o
+	extra [][]any          // extra[i][r]: extra column i of row r
+	objs  []kernels.Object // empty in a lean snapshot
+	lean  bool             // read by source.lean: the objects are read again by passes
+	token string           // the database's state when read ("": read again every time), fresh.go
+	// obj[r] is the index of row r's object, −1 for NULL, and rows[o]
+	// the row of object o (objOf, rowOf); both are nil in a lean snapshot
+	// where every row has an object, 16 bytes a row saved.
+	obj  []int
+	rows []int
 	// scale is scale=standard's centring and scaling, fitted on objs
 	// (which hold the scaled vectors) and applied to new objects; nil
 	// without scale=.
@@ -423,6 +426,30 @@ func (s *snapshot) id(r int) any {
 		return s.intIDs[r]
 	}
 	return s.ids[r]
+}
+
+// objOf is the index of row r's object, −1 for a NULL object.
+func (s *snapshot) objOf(r int) int {
+	if s.obj == nil {
+		return r
+	}
+	return s.obj[r]
+}
+
+// rowOf is the row of object o.
+func (s *snapshot) rowOf(o int) int {
+	if s.rows == nil {
+		return o
+	}
+	return s.rows[o]
+}
+
+// nobj is the number of objects (rows whose object is not NULL).
+func (s *snapshot) nobj() int {
+	if s.rows == nil {
+		return s.nrows()
+	}
+	return len(s.rows)
 }
 
 // nrows is the number of rows, NULL objects included.
@@ -761,8 +788,8 @@ func asPair(err error) (*kernels.PairError, bool) {
 // pairError names the rows of a failed evaluation over the snapshot's
 // objects (Gram) by their ids.
 func pairError(snap *snapshot, err error) error {
-	if pe, ok := asPair(err); ok && pe.Row < len(snap.rows) && pe.Col < len(snap.rows) {
-		return fmt.Errorf("rows id %s and id %s: %w", idText(snap.id(snap.rows[pe.Row])), idText(snap.id(snap.rows[pe.Col])), pe.Err)
+	if pe, ok := asPair(err); ok && pe.Row < snap.nobj() && pe.Col < snap.nobj() {
+		return fmt.Errorf("rows id %s and id %s: %w", idText(snap.id(snap.rowOf(pe.Row))), idText(snap.id(snap.rowOf(pe.Col))), pe.Err)
 	}
 	return err
 }
@@ -774,7 +801,9 @@ func pairError(snap *snapshot, err error) error {
 type leanRows struct {
 	ints  []int64 // the ids, while intIDs can hold them
 	ids   []any   // the ids, from the first that ints cannot hold
-	obj   []int
+	n     int     // rows kept
+	nobj  int     // objects among them
+	obj   []int   // nil until the first NULL object (snapshot.objOf)
 	rows  []int
 	extra [][]any
 	err   error // the first NULL id
@@ -789,7 +818,8 @@ func (l *leanRows) add(s *source, v []any) error {
 		}
 		return nil
 	}
-	r := len(l.obj)
+	r := l.n
+	l.n++
 	if x, ok := id.(int64); ok && l.ids == nil && (r == 0 || x > l.ints[r-1]) {
 		l.ints = append(l.ints, x)
 	} else {
@@ -804,10 +834,21 @@ func (l *leanRows) add(s *source, v []any) error {
 	}
 	o := -1
 	if s.hasObject(v) {
-		o = len(l.rows)
-		l.rows = append(l.rows, r)
+		o = l.nobj
+		l.nobj++
 	}
-	l.obj = append(l.obj, o)
+	if o != r && l.obj == nil { // the first NULL object: the maps are no longer the identity
+		l.obj, l.rows = make([]int, r, 2*r+16), make([]int, r, 2*r+16)
+		for i := range r {
+			l.obj[i], l.rows[i] = i, i
+		}
+	}
+	if l.obj != nil {
+		l.obj = append(l.obj, o)
+		if o >= 0 {
+			l.rows = append(l.rows, r)
+		}
+	}
 	if l.extra == nil {
 		l.extra = make([][]any, len(s.extra))
 	}

@@ -151,7 +151,7 @@ func (c *spectrumCursor) gram(kernel, query string) ([]float64, int, error) {
 	for p, v := range K {
 		if v-v != 0 {
 			return nil, 0, fmt.Errorf("rows id %s and id %s: the kernel is %v; use normalize(...) for long texts",
-				idText(snap.id(snap.rows[p/n])), idText(snap.id(snap.rows[p%n])), v)
+				idText(snap.id(snap.rowOf(p/n))), idText(snap.id(snap.rowOf(p%n))), v)
 		}
 	}
 	return K, n, nil

@@ -291,7 +291,7 @@ func (t *modelTable) restore(f *fitting) fitted {
 		err = f.snap.scale.check(t.saved)
 	}
 	if _, sized := fit.(shapeChecked); err == nil && !sized {
-		err = checkShape(fit, len(t.cols), len(f.snap.rows))
+		err = checkShape(fit, len(t.cols), f.snap.nobj())
 	}
 	if err != nil {
 		t.saved, t.savedNote = nil, "the stored fit in "+t.shadow().name+" does not match the table: "+err.Error()+": not used"

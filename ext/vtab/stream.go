@@ -92,7 +92,7 @@ func (f *fitting) pass(want func(o int) bool, newAux func() any, work func(w int
 		return err
 	}
 	sum, err := r.h.sum(c, s.spec)
-	if err == nil && (sum != snap.hash || r.obj != len(snap.rows)) {
+	if err == nil && (sum != snap.hash || r.obj != snap.nobj()) {
 		err = errSourceChanged
 	}
 	return err
@@ -194,7 +194,7 @@ func (f *fitting) decode(b *passBlock) error {
 	s, snap := f.src, f.snap
 	b.objs = slices.Grow(b.objs[:0], len(b.vals))[:len(b.vals)]
 	for i, v := range b.vals {
-		id := snap.id(snap.rows[b.idx[i]])
+		id := snap.id(snap.rowOf(b.idx[i]))
 		o, err := s.rowObject(v, b.feats)
 		if err != nil {
 			return fmt.Errorf("row id %s: %v", idText(id), err)
@@ -202,7 +202,7 @@ func (f *fitting) decode(b *passBlock) error {
 		if f.dim != nil && s.spec.Domain() == kernels.VectorDomain {
 			if d := o.Vec.Len(); d != f.dim.len {
 				return fmt.Errorf("row id %s has a vector of %d elements but row id %s has %d; all vectors must have the same length",
-					idText(id), d, idText(snap.id(snap.rows[f.dim.obj])), f.dim.len)
+					idText(id), d, idText(snap.id(snap.rowOf(f.dim.obj))), f.dim.len)
 			}
 		}
 		b.objs[i] = o

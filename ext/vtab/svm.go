@@ -349,7 +349,7 @@ func (fit *svmFit) trainingAnswers(f *fitting) error {
 		}
 		if i := firstNonFinite(dec); i >= 0 {
 			return fitFailure{fmt.Errorf("the decision value of row id %s is %v; svm needs finite values (%s)",
-				idText(f.snap.id(f.snap.rows[lo+i/np])), dec[i], finiteHint)}
+				idText(f.snap.id(f.snap.rowOf(lo+i/np))), dec[i], finiteHint)}
 		}
 		if err := f.err(); err != nil {
 			return err
@@ -456,7 +456,7 @@ func svmClasses(f *fitting, labels []any) ([]any, []int, error) {
 	for o, v := range labels {
 		if v == nil {
 			return nil, nil, fitFailure{fmt.Errorf("the label of row id=%v is NULL; every row needs a class "+
-				"(leave such rows out with query=)", f.snap.id(f.snap.rows[o]))}
+				"(leave such rows out with query=)", f.snap.id(f.snap.rowOf(o)))}
 		}
 		classes = append(classes, v)
 	}

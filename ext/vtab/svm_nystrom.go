@@ -248,7 +248,7 @@ func linearAnswers[F float32 | float64](f *fitting, model *svm.LinearModel, X []
 		}
 		if j := firstNonFinite(d); j >= 0 {
 			return 0, fitFailure{fmt.Errorf("the decision value of row id %s is %v; svm needs finite values (%s)",
-				idText(f.snap.id(f.snap.rows[i])), d[j], finiteHint)}
+				idText(f.snap.id(f.snap.rowOf(i))), d[j], finiteHint)}
 		}
 		pred[i] = model.Vote(d)
 		if dec != nil {
