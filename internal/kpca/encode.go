@@ -22,6 +22,9 @@ type modelWire struct {
 	// way took a quarter of a second. A model stored by an earlier ksql
 	// has Proj instead.
 	RawProj []byte
+	// Flipped marks a model whose projections are kept outside it
+	// (FinishNystromTo): no Proj, and the columns to negate.
+	Flipped []bool
 }
 
 // mapWire is the pivoted Cholesky map. A map stored by an earlier ksql
@@ -42,7 +45,7 @@ var errBadEncoding = errors.New("the stored model is inconsistent")
 // MarshalBinary encodes the model for storage.
 func (m *Model) MarshalBinary() ([]byte, error) {
 	return encode(modelWire{m.Eigenvalues, m.ExplainedRatio, m.Trace, m.MinEigenvalue, m.Solver, m.Products,
-		m.n, m.k, m.landmarks, nil, m.coef, m.meanCoef, m.offset, m.ProjectionsBinary()})
+		m.n, m.k, m.landmarks, nil, m.coef, m.meanCoef, m.offset, m.ProjectionsBinary(), m.flipped})
 }
 
 // MarshalParts encodes the model as two parts: everything but the
@@ -51,12 +54,19 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 // once (through gob, a million rows' took a quarter of a second).
 func (m *Model) MarshalParts() (rest, proj []byte, err error) {
 	rest, err = encode(modelWire{m.Eigenvalues, m.ExplainedRatio, m.Trace, m.MinEigenvalue, m.Solver, m.Products,
-		m.n, m.k, m.landmarks, nil, m.coef, m.meanCoef, m.offset, nil})
+		m.n, m.k, m.landmarks, nil, m.coef, m.meanCoef, m.offset, nil, m.flipped})
+	if m.proj == nil {
+		return rest, nil, err
+	}
 	return rest, m.ProjectionsBinary(), err
 }
 
-// ProjectionsBinary is the projections as little-endian float64 bits.
+// ProjectionsBinary is the projections as little-endian float64 bits (nil
+// for a model that does not hold them).
 func (m *Model) ProjectionsBinary() []byte {
+	if m.proj == nil {
+		return nil
+	}
 	raw := make([]byte, 8*len(m.proj))
 	for i, v := range m.proj {
 		binary.LittleEndian.PutUint64(raw[8*i:], math.Float64bits(v))
@@ -95,13 +105,17 @@ func (m *Model) UnmarshalParts(rest, proj []byte) error {
 	if w.Landmarks != nil {
 		basis = len(w.Landmarks)
 	}
-	if w.K < 1 || len(w.Proj) != w.N*w.K || len(w.Coef) != basis*w.K || len(w.MeanCoef) != w.K ||
+	outside := w.Flipped != nil // projections kept outside: none here
+	if outside && (len(w.Flipped) != w.K || w.Proj != nil) {
+		return errBadEncoding
+	}
+	if w.K < 1 || !outside && len(w.Proj) != w.N*w.K || len(w.Coef) != basis*w.K || len(w.MeanCoef) != w.K ||
 		len(w.Offset) != w.K || len(w.Eigenvalues) != w.K || len(w.ExplainedRatio) != w.K {
 		return errBadEncoding
 	}
 	*m = Model{Eigenvalues: w.Eigenvalues, ExplainedRatio: w.ExplainedRatio, Trace: w.Trace, MinEigenvalue: w.MinEigenvalue,
 		Solver: w.Solver, Products: w.Products, n: w.N, k: w.K, landmarks: w.Landmarks, proj: w.Proj, coef: w.Coef,
-		meanCoef: w.MeanCoef, offset: w.Offset}
+		meanCoef: w.MeanCoef, offset: w.Offset, flipped: w.Flipped}
 	return nil
 }
 

@@ -39,7 +39,7 @@ func TestModelRoundTrip(t *testing.T) {
 		t.Fatal("projections both inside the model and beside it decoded")
 	}
 	old, err := encode(modelWire{m.Eigenvalues, m.ExplainedRatio, m.Trace, m.MinEigenvalue, m.Solver, m.Products,
-		m.n, m.k, m.landmarks, m.proj, m.coef, m.meanCoef, m.offset, nil})
+		m.n, m.k, m.landmarks, m.proj, m.coef, m.meanCoef, m.offset, nil, nil})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestModelRoundTrip(t *testing.T) {
 		t.Fatalf("earlier encoding: %v, projection %v want %v", err, older.ProjectionAt(3, 1), m.ProjectionAt(3, 1))
 	}
 	bad, _ := encode(modelWire{m.Eigenvalues, m.ExplainedRatio, m.Trace, m.MinEigenvalue, m.Solver, m.Products,
-		m.n, m.k, m.landmarks, nil, m.coef, m.meanCoef, m.offset, make([]byte, 8*len(m.proj)-3)})
+		m.n, m.k, m.landmarks, nil, m.coef, m.meanCoef, m.offset, make([]byte, 8*len(m.proj)-3), nil})
 	if err := new(Model).UnmarshalBinary(bad); err == nil {
 		t.Fatal("a raw projection part of a ragged length decoded")
 	}

@@ -74,7 +74,8 @@ type Model struct {
 
 	n, k      int
 	landmarks []int     // nil for an exact model
-	proj      []float64 // n×k: projections of the training objects
+	proj      []float64 // n×k: projections of the training objects; nil when kept outside (FinishNystromTo)
+	flipped   []bool    // k: the columns the sign rule negated, for projections kept outside
 	coef      []float64 // basis×k: projection = coefᵀ·kz − meanCoef·mean(kz) − offset
 	meanCoef  []float64 // k
 	offset    []float64 // k
@@ -108,6 +109,18 @@ func (m *Model) Projection(i int, dst []float64) []float64 {
 // ProjectionAt returns coordinate j of training object i, as Projection
 // does, without a slice.
 func (m *Model) ProjectionAt(i, j int) float64 { return m.proj[i*m.k+j] }
+
+// HoldsProjections says whether the model holds its training objects'
+// projections; a model made by FinishNystromTo does not: they are where
+// its project function kept them, and Flipped says how to read them.
+func (m *Model) HoldsProjections() bool { return m.proj != nil }
+
+// Flipped returns, for a model whose projections are kept outside, which
+// columns the sign rule negated after they were kept: coordinate j of a
+// kept projection is to be negated where Flipped()[j] (negation is exact,
+// so the values are the bits an in-memory fit holds). Nil for a model
+// that holds its projections.
+func (m *Model) Flipped() []bool { return m.flipped }
 
 // Project writes into dst (length k; allocated if nil) the coordinates of
 // a new object z, given kz[b] = k(basis_b, z) for the model's basis objects
@@ -217,6 +230,7 @@ func fitExact(K *mat.SymDense, opt Options, done func(reuse bool)) (*Model, erro
 	}
 	fixSigns(res.vecs, n, k)
 	m := newModel(res.vals, st.trace, res.minEig, n, k)
+	m.proj = make([]float64, n*k)
 	m.Solver, m.Products = solver.String(), res.matvecs
 	m.coef = res.vecs // becomes α in place
 	for j, lam := range res.vals {
@@ -242,7 +256,7 @@ const eps = 0x1p-52
 func newModel(vals []float64, trace, minEig float64, n, k int) *Model {
 	m := &Model{
 		Eigenvalues: vals, ExplainedRatio: make([]float64, k), Trace: trace, MinEigenvalue: minEig,
-		n: n, k: k, proj: make([]float64, n*k), meanCoef: make([]float64, k), offset: make([]float64, k),
+		n: n, k: k, meanCoef: make([]float64, k), offset: make([]float64, k),
 	}
 	for j, lam := range vals {
 		m.ExplainedRatio[j] = lam / trace

@@ -138,10 +138,13 @@ func fitNystrom(C []float64, n int, landmarks []int, k int, poll func() error) (
 	}
 	mirrorUpper(G, m, m)
 	// Projections Φ_c·V = C_c·(M·V): C is centred.
-	project := func(coef, proj []float64) error {
-		return dense.Mul(false, n, k, m, C, m, coef, k, proj, k, poll)
-	}
-	return nystromModel(G, mean, M, minW, n, landmarks, k, project, poll)
+	return nystromModel(G, mean, M, minW, n, landmarks, k, func(coef []float64, mod *Model) ([]bool, error) {
+		mod.proj = make([]float64, n*k)
+		if err := dense.Mul(false, n, k, m, C, m, coef, k, mod.proj, k, poll); err != nil {
+			return nil, err
+		}
+		return fixSigns(mod.proj, n, k), nil
+	}, poll)
 }
 
 // centre subtracts the column means from C (n×m) in place and returns them.
@@ -161,9 +164,10 @@ func centre(C []float64, n, m int) []float64 {
 // column means and M = U_r·Σ_r^(−1/2): the features' covariance
 // S = Mᵀ·G·M (Φ = C·M is never formed: it would cost 2·n·m·r), its top k
 // eigenpairs, and the projections, which project computes as
-// C_c·coef (n×k) for the given coef = M·V.
+// C_c·coef (n×k) for the given coef = M·V, returning the columns the sign
+// rule flips.
 func nystromModel(G, mean, M []float64, minW float64, n int, landmarks []int, k int,
-	project func(coef, proj []float64) error, poll func() error) (*Model, error) {
+	project func(coef []float64, mod *Model) ([]bool, error), poll func() error) (*Model, error) {
 	m := len(landmarks)
 	for j := 0; j < m; j++ {
 		if g := G[j*m+j]; math.IsInf(g, 0) || math.IsNaN(g) {
@@ -209,10 +213,17 @@ func nystromModel(G, mean, M []float64, minW float64, n int, landmarks []int, k 
 	if err := coef(); err != nil {
 		return nil, err
 	}
-	if err := project(mod.coef, mod.proj); err != nil {
+	flips, err := project(mod.coef, mod)
+	if err != nil {
 		return nil, err
 	}
-	flipLike(mod.proj, res.vecs, n, r, k)
+	for j, flipped := range flips {
+		if flipped {
+			for i := 0; i < r; i++ {
+				res.vecs[i*k+j] = -res.vecs[i*k+j]
+			}
+		}
+	}
 	if err := coef(); err != nil { // with the flipped signs
 		return nil, err
 	}
@@ -359,18 +370,6 @@ func sandwich(G, M, mean []float64, m, r int, poll func() error) (S, mu []float6
 	mM := blas64.General{Rows: m, Cols: r, Stride: r, Data: M}
 	blas64.Gemv(blas.Trans, 1, mM, blas64.Vector{N: m, Inc: 1, Data: mean}, 0, blas64.Vector{N: r, Inc: 1, Data: mu})
 	return S, mu, nil
-}
-
-// flipLike applies the sign rule to the n×k projections and flips the
-// matching columns of q (r×k) with them.
-func flipLike(proj, q []float64, n, r, k int) {
-	for j, flipped := range fixSigns(proj, n, k) {
-		if flipped {
-			for i := 0; i < r; i++ {
-				q[i*k+j] = -q[i*k+j]
-			}
-		}
-	}
 }
 
 // checkNystrom checks a Nyström fit's n objects, landmarks and k

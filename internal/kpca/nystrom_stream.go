@@ -2,6 +2,7 @@ package kpca
 
 import (
 	"errors"
+	"math"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -38,6 +39,33 @@ func NystromSums(W []float64, m int) *nystrom.Sums {
 // projections of every object, in order: each block of kernel values
 // through ProjectRows with the mean and coef given.
 func FinishNystrom(W []float64, sums *nystrom.Sums, landmarks []int, project func(mean, coef, proj []float64) error, opt Options) (*Model, error) {
+	n, k := sums.N, opt.Components
+	return finishNystrom(W, sums, landmarks, func(mean, coef []float64, mod *Model) ([]bool, error) {
+		mod.proj = make([]float64, n*k)
+		if err := project(mean, coef, mod.proj); err != nil {
+			return nil, err
+		}
+		return fixSigns(mod.proj, n, k), nil
+	}, opt)
+}
+
+// FinishNystromTo is FinishNystrom for projections the model does not
+// hold (a million rows' are kept in pieces elsewhere as they are
+// computed): project(mean, coef, signs) must keep the projections of every
+// object, in order, and hand each block of them to signs.Add. The model's
+// Flipped says which kept columns to negate.
+func FinishNystromTo(W []float64, sums *nystrom.Sums, landmarks []int, project func(mean, coef []float64, signs *SignRule) error, opt Options) (*Model, error) {
+	return finishNystrom(W, sums, landmarks, func(mean, coef []float64, mod *Model) ([]bool, error) {
+		signs := NewSignRule(opt.Components)
+		if err := project(mean, coef, signs); err != nil {
+			return nil, err
+		}
+		mod.flipped = signs.flips()
+		return mod.flipped, nil
+	}, opt)
+}
+
+func finishNystrom(W []float64, sums *nystrom.Sums, landmarks []int, project func(mean, coef []float64, mod *Model) ([]bool, error), opt Options) (*Model, error) {
 	n, m, k := sums.N, len(landmarks), opt.Components
 	if err := checkNystrom(n, landmarks, k); err != nil {
 		return nil, err
@@ -56,9 +84,46 @@ func FinishNystrom(W []float64, sums *nystrom.Sums, landmarks []int, project fun
 		return nil, err
 	}
 	G, mean := sums.Centred()
-	return nystromModel(G, mean, M, minW, n, landmarks, k, func(coef, proj []float64) error {
-		return project(mean, coef, proj)
+	return nystromModel(G, mean, M, minW, n, landmarks, k, func(coef []float64, mod *Model) ([]bool, error) {
+		return project(mean, coef, mod)
 	}, poll)
+}
+
+// SignRule finds the sign rule's evidence (fixSigns) in projections handed
+// to it block by block in object order, without keeping them: the first
+// coordinate of largest magnitude in each column.
+type SignRule struct {
+	best, at []float64
+}
+
+// NewSignRule returns a rule for k columns.
+func NewSignRule(k int) *SignRule {
+	s := &SignRule{best: make([]float64, k), at: make([]float64, k)}
+	for j := range s.best {
+		s.best[j] = -1
+	}
+	return s
+}
+
+// Add takes the next rows×k projections.
+func (s *SignRule) Add(proj []float64) {
+	k := len(s.best)
+	for i := 0; i+k <= len(proj); i += k {
+		for j, v := range proj[i : i+k] {
+			if a := math.Abs(v); a > s.best[j] {
+				s.best[j], s.at[j] = a, v
+			}
+		}
+	}
+}
+
+// flips says which columns the rule negates.
+func (s *SignRule) flips() []bool {
+	f := make([]bool, len(s.at))
+	for j, v := range s.at {
+		f[j] = v < 0
+	}
+	return f
 }
 
 // ProjectRows sets dst (rows×k) to the projections (C_i − mean)·coef of

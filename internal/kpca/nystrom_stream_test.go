@@ -3,6 +3,7 @@ package kpca
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -16,15 +17,22 @@ type BlockFunc func(lo, hi int, dst []float64) error
 // (NystromSums, Block, Add), then FinishNystrom with projections by
 // ProjectRows, block by block.
 func FitNystromStream(n int, landmarks []int, block BlockFunc, opt Options) (*Model, error) {
+	mod, _, err := fitNystromStream(n, landmarks, block, opt, false)
+	return mod, err
+}
+
+// fitNystromStream is FitNystromStream, with outside: through
+// FinishNystromTo, keeping the projections in the slice it returns.
+func fitNystromStream(n int, landmarks []int, block BlockFunc, opt Options, outside bool) (*Model, []float64, error) {
 	m, k := len(landmarks), opt.Components
 	if err := checkNystrom(n, landmarks, k); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	poll := opt.poll()
 	W := make([]float64, m*m)
 	for a, la := range landmarks {
 		if err := block(la, la+1, W[a*m:(a+1)*m]); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	buf := make([]float64, min(n, StreamRows)*m)
@@ -37,7 +45,7 @@ func FitNystromStream(n int, landmarks []int, block BlockFunc, opt Options) (*Mo
 		return nil
 	})
 	if err != nil {
-		return nil, landmarkCol(err, landmarks)
+		return nil, nil, landmarkCol(err, landmarks)
 	}
 	project := func(mean, coef, proj []float64) error {
 		coefT := Transpose(coef, m)
@@ -45,7 +53,83 @@ func FitNystromStream(n int, landmarks []int, block BlockFunc, opt Options) (*Mo
 			return ProjectRows(C, hi-lo, mean, coefT, proj[lo*k:hi*k])
 		}), landmarks)
 	}
-	return FinishNystrom(W, sums, landmarks, project, opt)
+	if !outside {
+		mod, err := FinishNystrom(W, sums, landmarks, project, opt)
+		return mod, nil, err
+	}
+	kept := make([]float64, n*k)
+	mod, err := FinishNystromTo(W, sums, landmarks, func(mean, coef []float64, signs *SignRule) error {
+		if err := project(mean, coef, kept); err != nil {
+			return err
+		}
+		for lo := 0; lo < n; lo += 1000 { // in blocks, as a pass hands them
+			signs.Add(kept[lo*k : min(n, lo+1000)*k])
+		}
+		return nil
+	}, opt)
+	return mod, kept, err
+}
+
+// TestNystromKeptOutside: a fit whose projections are kept outside the
+// model (FinishNystromTo) has, once its Flipped columns are negated, the
+// projections of the fit that holds them bit for bit, and the same
+// model (coefficients, offsets, new objects' projections), on data whose
+// sign rule flips some columns and not others.
+func TestNystromKeptOutside(t *testing.T) {
+	X := digitsX(t)[:1500]
+	n, k := len(X), 6
+	L, err := SampleLandmarks(n, 120, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Components: k}
+	held, _, err := fitNystromStream(n, L, blockFunc(X, L, gauss(2)), opt, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, kept, err := fitNystromStream(n, L, blockFunc(X, L, gauss(2)), opt, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.HoldsProjections() || !held.HoldsProjections() || len(out.Flipped()) != k {
+		t.Fatalf("holds: %v %v, flipped %v", out.HoldsProjections(), held.HoldsProjections(), out.Flipped())
+	}
+	nflip := 0
+	for j, f := range out.Flipped() {
+		if f {
+			nflip++
+		}
+		for i := range n {
+			v := kept[i*k+j]
+			if f {
+				v = -v
+			}
+			if math.Float64bits(v) != math.Float64bits(held.ProjectionAt(i, j)) {
+				t.Fatalf("projection (%d, %d): kept %v (flipped %v), held %v", i, j, kept[i*k+j], f, held.ProjectionAt(i, j))
+			}
+		}
+	}
+	if nflip == 0 || nflip == k {
+		t.Errorf("the sign rule flipped %d of %d columns: the test needs both kinds", nflip, k)
+	}
+	kz := make([]float64, len(L))
+	rowFunc(X, L, gauss(2))(0, 77, kz)
+	a, err1 := out.Project(kz, nil)
+	b, err2 := held.Project(kz, nil)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	for j := range a {
+		if math.Float64bits(a[j]) != math.Float64bits(b[j]) {
+			t.Errorf("new object, component %d: %v, held %v", j, a[j], b[j])
+		}
+	}
+	rest, proj, err := out.MarshalParts()
+	var back Model
+	if err != nil || proj != nil || back.UnmarshalParts(rest, nil) != nil || back.HoldsProjections() ||
+		!slices.Equal(back.Flipped(), out.Flipped()) {
+		t.Fatalf("encoding: %v, proj %d bytes, decoded flipped %v", err, len(proj), back.Flipped())
+	}
 }
 
 func forBlocks(n, m int, buf []float64, block BlockFunc, poll func() error, f func(lo, hi int, C []float64) error) error {
