@@ -5,10 +5,12 @@ loadTiled makes them), scikit-learn Nystroem(500 components, rbf, gamma =
 1/(2·5.66²), ksql's gauss(sigma=5.66)) then PCA(5), fit_transform; and
 Nystroem(500, gamma = 1/(2·20²)) then Ridge(alpha=1) fit + predict, krr's
 shape. Times are of the fits on arrays in memory (reading the rows is not
-counted), best of 3, with peak resident memory. Run from this directory
-with OpenBLAS's tuning variables unset:
+counted), best of 3 (or runs), with CPU time over wall time of the best
+run (the cores it kept busy) and peak resident memory. Run from this
+directory with OpenBLAS's tuning variables unset; which is kpca, krr or
+both (the default):
 
-    env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 sklearn_nystroem_1m.py [rows]
+    env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 sklearn_nystroem_1m.py [rows [which [runs]]]
 """
 import csv
 import resource
@@ -22,6 +24,10 @@ from sklearn.kernel_approximation import Nystroem
 from sklearn.linear_model import Ridge
 
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+which = sys.argv[2] if len(sys.argv) > 2 else "both"
+runs = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+if which not in ("kpca", "krr", "both"):
+    sys.exit("which must be kpca, krr or both, not %r" % which)
 with open("digits.csv", newline="") as f:
     rows = list(csv.reader(f))[1:]
 D = np.array([[float(v) for v in r[2:66]] for r in rows])
@@ -34,12 +40,14 @@ rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def best(f):
+    """Best wall time of runs calls of f, that call's CPU/wall, the median."""
     times = []
-    for _ in range(3):
-        t = time.perf_counter()
+    for _ in range(runs):
+        t, c = time.perf_counter(), time.process_time()
         f()
-        times.append(time.perf_counter() - t)
-    return min(times), sorted(times)[1]
+        wall = time.perf_counter() - t
+        times.append((wall, (time.process_time() - c) / wall))
+    return min(times) + (sorted(times)[len(times) // 2][0],)
 
 
 def kpca():
@@ -53,6 +61,8 @@ def krr():
 
 
 print("scikit-learn", sklearn.__version__, "numpy", np.__version__, "X", X.shape, X.dtype)
-print("Nystroem(500)+PCA(5) seconds: min %.2f median %.2f" % best(kpca))
-print("Nystroem(500)+Ridge fit+predict seconds: min %.2f median %.2f" % best(krr))
+if which != "krr":
+    print("kpca: Nystroem(500)+PCA(5), n=%d: best of %d: %.2f s, cpu/wall %.1f (median %.2f s)" % ((n, runs) + best(kpca)))
+if which != "kpca":
+    print("krr: Nystroem(500)+Ridge fit+predict, n=%d: best of %d: %.2f s, cpu/wall %.1f (median %.2f s)" % ((n, runs) + best(krr)))
 print("peak RSS %.0f MiB (%.0f MiB with the rows alone)" % (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, rss0))
