@@ -150,7 +150,9 @@ SCHED=0
 # step ID BUDGET DESC KIND ANCHOR CWD CMD...: runs CMD in DIR/CWD until the
 # schedule's mark (budget 0: until the deadline), its output in OUTDIR/ID.out
 # and appended to the log; KIND is go or py, ANCHOR the id of the step whose
-# anchor times sit beside this one's in the summary.
+# anchor times sit beside this one's in the summary: its one timed line
+# beside every benchmark, or with the suffix :key the line whose key (the
+# text before the first colon) is the benchmark's last name part.
 step() {
 	local id=$1 budget=$2 desc=$3 kind=$4 anchor=$5 cwd=$6
 	shift 6
@@ -211,7 +213,7 @@ anchorbest() {
 }
 
 summary() {
-	local id name s cw pk a key as acw n flag ab=
+	local id name s cw pk a keyed key as acw n flag ab=
 	echo
 	echo "== summary ($MODE; ${ROWS1M} rows for 1M, ${ROWS10M} for 10M; times in s; peak: fit-peak-MB; * peak not reset, the load included)"
 	printf '%-4s %-34s %-8s %8s %7s %5s %9s %5s\n' step benchmark status ksql peak c/w anchor a-c/w
@@ -219,7 +221,8 @@ summary() {
 		[ "${KIND[$id]}" = go ] || continue
 		flag=
 		grep -q 'peak not reset' "$OUTDIR/$id.out" 2>/dev/null && flag='*'
-		a=${ANCHOR[$id]}
+		a=${ANCHOR[$id]%:key} keyed=
+		[ "$a" = "${ANCHOR[$id]}" ] || keyed=1
 		n=0
 		while read -r name s cw pk; do
 			n=$((n + 1))
@@ -227,9 +230,9 @@ summary() {
 			key=${key%-[0-9]*}
 			as=- acw=-
 			if [ -n "$a" ]; then
-				read -r as acw < <(anchorbest "$OUTDIR/$a.out" | awk -v k="$key" '
+				read -r as acw < <(anchorbest "$OUTDIR/$a.out" | awk -v k="$key" -v keyed="$keyed" '
 					{ n++; if ($1 == k) hit = $2 " " $3; one = $2 " " $3 }
-					END { if (hit != "") print hit; else if (n == 1) print one; else print "- -" }')
+					END { if (hit != "") print hit; else if (n == 1 && !keyed) print one; else print "- -" }')
 				if [ "$as" = - ] && [ "${STATUS[$a]:-}" != ok ]; then
 					as=${STATUS[$a]:-not-run}
 				fi
@@ -239,11 +242,15 @@ summary() {
 		done < <(gobest "$OUTDIR/$id.out" 2>/dev/null)
 		((n == 0)) && printf '%-4s %-34s %-8s %8s\n' "$id" "${DESC[$id]}" "${STATUS[$id]}" "(${SECS[$id]}s)"
 	done
-	local ab a16 a2
+	local a16 a2 a10
 	a16=$(gobest "$OUTDIR/a1.out" 2>/dev/null | awk '{ print $2 }')
 	a2=$(gobest "$OUTDIR/c.out" 2>/dev/null | awk '{ print $2 }')
+	a10=$(gobest "$OUTDIR/d.out" 2>/dev/null | awk '{ print $2 }')
 	if [ -n "$a16" ] && [ -n "$a2" ]; then
-		awk -v x="$a2" -v y="$a16" 'BEGIN { printf "scaling, kpca blob: GOMAXPROCS=2 %.2f s, all cores %.2f s: %.1fx\n", x, y, x / y }'
+		awk -v x="$a2" -v y="$a16" 'BEGIN { printf "kpca blob, cores: GOMAXPROCS=2 %.2f s, all cores %.2f s: %.1fx\n", x, y, x / y }'
+	fi
+	if [ -n "$a16" ] && [ -n "$a10" ]; then
+		awk -v x="$a10" -v y="$a16" -v r="$ROWS10M" -v q="$ROWS1M" 'BEGIN { printf "kpca blob, rows: %d rows %.2f s, %d rows %.2f s: %.1fx the time for %.0fx the rows\n", q, y, r, x, x / y, r / q }'
 	fi
 	for id in "${IDS[@]}"; do
 		[ "${STATUS[$id]}" = ok ] || ab="$ab $id:${STATUS[$id]}"
@@ -290,7 +297,7 @@ run() {
 		env KSQL_BENCH_ROWS=$ROWS1M $S "${B[@]}" -test.bench '^BenchmarkKRRNystrom1M$'
 	step e2 30 "anchor Nystroem+Ridge ${ROWS1M}" py "" sqltests/testdata \
 		$PY sklearn_nystroem_1m.py $ROWS1M krr $NANCH
-	step f1 20 "kernel_map 5391 (pstrf)" go f1a internal/kpca \
+	step f1 20 "kernel_map 5391 (pstrf)" go f1a:key internal/kpca \
 		"${NY[@]}" ./kpca.test "${B[@]}" -test.count $GOCOUNT -test.bench '^BenchmarkFitMap5391$'
 	step f1a 20 "anchor rbf_kernel+eigh $MAPN" py "" internal/kpca/testdata \
 		$PY bench_map5391.py $MAPN $NANCH
@@ -302,7 +309,7 @@ run() {
 		"${NY[@]}" ./tsne.test "${B[@]}" -test.count $GOCOUNT -test.bench '^BenchmarkTripled5391BarnesHut$'
 	step f3a 25 "anchor TSNE $TSNEN" py "" internal/tsne/testdata \
 		$PY bench_tsne5391.py $TSNEN $NANCH
-	step f4 12 "kfda 1000, 4000" go f4a internal/fda \
+	step f4 12 "kfda 1000, 4000" go f4a:key internal/fda \
 		"${NY[@]}" ./fda.test -test.run '^$' -test.benchtime 3x -test.bench '^BenchmarkFitCores$'
 	step f4a 20 "anchor eigh(M, N) $EIGHN" py "" internal/fda/testdata \
 		$PY bench_eigh.py $EIGHN $NANCH
