@@ -240,7 +240,7 @@ summary() {
 			[ "$pk" = - ] || pk=$pk$flag
 			printf '%-4s %-34s %-8s %8s %7s %5s %9s %5s\n' "$id" "${name#Benchmark}" "${STATUS[$id]}" "$s" "$pk" "$cw" "${as:--}" "${acw:--}"
 		done < <(gobest "$OUTDIR/$id.out" 2>/dev/null)
-		((n == 0)) && printf '%-4s %-34s %-8s %8s\n' "$id" "${DESC[$id]}" "${STATUS[$id]}" "(${SECS[$id]}s)"
+		((n == 0)) && printf '%-4s %-34.34s %-8s %8s\n' "$id" "${DESC[$id]}" "${STATUS[$id]}" "(${SECS[$id]}s)"
 	done
 	local a16 a2 a10
 	a16=$(gobest "$OUTDIR/a1.out" 2>/dev/null | awk '{ print $2 }')
