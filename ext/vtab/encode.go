@@ -26,8 +26,13 @@ func binaryPart(name string, m encoding.BinaryMarshaler) ([]fitPart, error) {
 }
 
 // encode stores the projections as a part of their own (kpca.MarshalParts).
+// A fit being stored whose projections went to pieces (chunks.go) stores
+// their index instead.
 func (f *kpcaFit) encode() ([]fitPart, error) {
 	rest, proj, err := f.model.MarshalParts()
+	if f.pieces.out != nil {
+		return []fitPart{{name: "kpca", data: rest}, f.pieces.out.part()}, err
+	}
 	return []fitPart{{name: "kpca", data: rest}, {name: "kpca_projections", data: proj}}, err
 }
 
@@ -61,7 +66,19 @@ func decodeKPCA(mod model, f *fitting, s *storedFit) (fitted, error) {
 		}
 	}
 	// read when a new object needs them: a lean snapshot holds no objects
-	return &kpcaFit{model: m, f: f, marks: marks}, nil
+	fit := &kpcaFit{model: m, f: f, marks: marks}
+	if m.HoldsProjections() {
+		return fit, nil
+	}
+	idx, err := chunkIndexOf(s, "kpca_projections")
+	switch {
+	case err != nil:
+		return nil, err
+	case idx == nil || idx.rows != n || idx.width != m.Components():
+		return nil, errors.New("the stored kpca fit lacks its projections, or they are of another shape")
+	}
+	fit.pieces = pieces{out: idx, in: s.t.chunkReader(idx), sum: s.sum, checked: f.snap.token}
+	return fit, fit.pieces.in.verify()
 }
 
 func (f *mapFit) encode() ([]fitPart, error) { return binaryPart("kernel_map", f.m) }

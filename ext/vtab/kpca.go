@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -42,7 +43,13 @@ type kpcaFit struct {
 	basis []kernels.Object
 	f     *fitting
 	marks []int
+	// a model that does not hold its projections keeps them in the
+	// shadow table's pieces (chunks.go)
+	pieces pieces
 }
+
+var _ piecewise = (*kpcaFit)(nil)
+var _ rowReader = (*kpcaFit)(nil)
 
 func configureKPCA(opts options) (model, error) {
 	if _, ok := opts["components"]; !ok {
@@ -167,17 +174,52 @@ func (m *kpcaModel) fitStreamed(f *fitting) (fitted, error) {
 	if err != nil {
 		return nil, f.fitError(kpcaError(err))
 	}
+	opt := kpca.Options{Components: m.k, Interrupt: f.err}
+	out, err := f.outputs("kpca_projections", m.k)
+	if err != nil {
+		return nil, err
+	}
+	if out != nil {
+		return m.finishTo(f, out, W, total, basis, marks, opt)
+	}
 	project := func(mean, coef, proj []float64) error {
 		coefT := kpca.Transpose(coef, nl)
 		return f.streamKernel(basis, marks, nil, func(b *passBlock, lo, rows int) error {
 			return kpca.ProjectRows(b.C, rows, mean, coefT, proj[lo*m.k:(lo+rows)*m.k])
 		}, nil, kpca.BlockError)
 	}
-	model, err := kpca.FinishNystrom(W, total, marks, project, kpca.Options{Components: m.k, Interrupt: f.err})
+	model, err := kpca.FinishNystrom(W, total, marks, project, opt)
 	if err != nil {
 		return nil, f.fitError(kpcaError(err))
 	}
 	return &kpcaFit{model: model, f: f, marks: marks}, nil
+}
+
+// finishTo is the projections' pass of a fit being stored: each block's
+// projections go, in order, to the shadow table's pieces (out), not to
+// memory.
+func (m *kpcaModel) finishTo(f *fitting, out *chunkWriter, W []float64, total *nystrom.Sums, basis []kernels.Object, marks []int, opt kpca.Options) (fitted, error) {
+	project := func(mean, coef []float64, signs *kpca.SignRule) error {
+		coefT := kpca.Transpose(coef, len(marks))
+		return f.streamKernel(basis, marks, func() any { return new([]float64) }, func(b *passBlock, lo, rows int) error {
+			p := b.aux.(*[]float64)
+			*p = slices.Grow((*p)[:0], rows*m.k)[:rows*m.k]
+			return kpca.ProjectRows(b.C, rows, mean, coefT, *p)
+		}, func(b *passBlock) error {
+			p := *b.aux.(*[]float64)
+			signs.Add(p)
+			return out.add(p)
+		}, kpca.BlockError)
+	}
+	model, err := kpca.FinishNystromTo(W, total, marks, project, opt)
+	if err != nil {
+		return nil, f.fitError(kpcaError(err))
+	}
+	idx, err := out.finish()
+	if err != nil {
+		return nil, err
+	}
+	return &kpcaFit{model: model, f: f, marks: marks, pieces: pieces{out: idx}}, nil
 }
 
 // tooMany is the max_gram_bytes error of a fit on n objects, nil when it
@@ -247,10 +289,36 @@ func componentsError(e *kpca.ComponentsError) error {
 func (f *kpcaFit) shapeChecked() {}
 
 func (f *kpcaFit) stored(o int, dst []any) {
-	for j := range dst {
-		dst[j] = f.model.ProjectionAt(o, j)
+	if err := f.storedRow(o, dst); err != nil {
+		panic(err) // model_search and checkShape see fits that hold their projections
 	}
 }
+
+func (f *kpcaFit) storedRow(o int, dst []any) error {
+	if f.model.HoldsProjections() {
+		for j := range dst {
+			dst[j] = f.model.ProjectionAt(o, j)
+		}
+		return nil
+	}
+	if f.pieces.in == nil {
+		return errors.New("the fit's projections are in pieces not yet stored")
+	}
+	row, err := f.pieces.in.row(o)
+	if err != nil {
+		return err
+	}
+	for j, flip := range f.model.Flipped() {
+		if v := row[j]; flip {
+			dst[j] = -v
+		} else {
+			dst[j] = v
+		}
+	}
+	return nil
+}
+
+func (f *kpcaFit) pieceSet() *pieces { return &f.pieces }
 
 func (f *kpcaFit) predict(z *newObject, dst []any) error {
 	basis := f.basis

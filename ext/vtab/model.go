@@ -179,6 +179,7 @@ type modelTable struct {
 	saved     *storedFit // the shadow table's fit, once read (stored.go)
 	savedNote string     // why saved is nil, for ksql_model
 	loaded    bool       // saved has been read
+	storing   bool       // the fit now running is to be stored (fitAndStore)
 	args      string     // the module arguments as given, for ksql_model
 	// last describes the fit in use, for ksql_model. It lives in memory
 	// only: a wall-clock time stored with the fit would make the stored
@@ -267,12 +268,7 @@ func (t *modelTable) create() error {
 		return fmt.Errorf("cannot create %s: %s named %s already exists, and %s would keep its fit there; drop or rename %s, or choose another name",
 			t.name.name, what, t.shadow().name, t.name.name, t.shadow().name)
 	}
-	snap, fit, err := t.current()
-	var empty emptySource
-	if err != nil && !errors.As(err, &empty) {
-		return err
-	}
-	if err := t.store(snap, fit); err != nil {
+	if err := t.fitAndStore(true); err != nil {
 		t.exec("DROP TABLE IF EXISTS " + t.shadow().sql())
 		return err
 	}
@@ -312,11 +308,25 @@ func (t *modelTable) Destroy() error {
 // current reads the source and returns the fit for its content, fitting
 // only when the content changed since the last fit.
 func (t *modelTable) current() (*snapshot, fitted, error) {
+	snap, fit, err := t.currentFit()
+	if p, ok := fit.(piecewise); ok && err == nil && p.pieceSet().in != nil && !t.stillStored(p.pieceSet(), snap.token) {
+		// a fit restored from pieces that are gone or changed (a 'refit'
+		// rolled back, a write by hand): restore what is stored now
+		t.fits.done, t.loaded = false, false
+		snap, fit, err = t.currentFit()
+	}
+	return snap, fit, err
+}
+
+func (t *modelTable) currentFit() (*snapshot, fitted, error) {
 	return t.fits.current(t.name.name, t.hc, t.src, func(snap *snapshot) (fitted, error) {
 		if snap.nobj() == 0 {
 			return nil, errEmpty(snap)
 		}
 		f := &fitting{hc: t.hc, src: t.src, snap: snap}
+		if t.storing {
+			f.pieces = t
+		}
 		if fit := t.restore(f); fit != nil {
 			t.fits.restored = true
 			t.last.restored = true
@@ -342,6 +352,10 @@ type fitting struct {
 	// dim is the vector length every object of a lean snapshot must
 	// have, once its landmarks are read (stream.go).
 	dim *vecDim
+	// pieces is the table whose fit this is, while the fit is being
+	// stored: outputs that grow with n go to its shadow table as they are
+	// computed (outputs), not to memory.
+	pieces *modelTable
 }
 
 // objs returns the non-NULL objects in id order.
@@ -591,7 +605,13 @@ func (c *modelCursor) Column(col int) (v any, err error) {
 	if c.rowPos != c.pos {
 		clear(c.row)
 		if o := c.snap.objOf(c.at()); o >= 0 {
-			c.fit.stored(o, c.row)
+			if r, ok := c.fit.(rowReader); ok {
+				if err := r.storedRow(o, c.row); err != nil {
+					return nil, prefix(c.t.kind.name, err)
+				}
+			} else {
+				c.fit.stored(o, c.row)
+			}
 		}
 		c.rowPos = c.pos
 	}

@@ -47,6 +47,8 @@ const fitSuffix = "_fit"
 type storedFit struct {
 	hash  [sha256.Size]byte
 	parts []fitPart
+	sum   []byte      // the checksum part
+	t     *modelTable // whose shadow table holds the fit's pieces (chunks.go)
 }
 
 func (t *modelTable) shadow() ident {
@@ -70,7 +72,7 @@ func checksum(parts []fitPart) []byte {
 func (t *modelTable) loadStored() (*storedFit, string) {
 	var parts []fitPart
 	var module, args, hash, sum []byte
-	err := t.hc.Query("SELECT part, data FROM "+t.shadow().sql(), nil, func(v []any) error {
+	err := t.hc.Query("SELECT part, data FROM "+t.shadow().sql()+" WHERE part < '"+chunkPrefix+"'", nil, func(v []any) error {
 		name, _ := v[0].(string)
 		data, _ := v[1].([]byte)
 		switch name {
@@ -100,7 +102,7 @@ func (t *modelTable) loadStored() (*storedFit, string) {
 	case string(args) != t.args:
 		return nil, fmt.Sprintf("%s holds a fit made with other arguments (%s): not used", t.shadow().name, quoteExcerpt(string(args)))
 	}
-	s := &storedFit{parts: parts}
+	s := &storedFit{parts: parts, sum: sum, t: t}
 	copy(s.hash[:], hash)
 	return s, ""
 }
@@ -115,22 +117,51 @@ func (s *storedFit) part(name string) ([]byte, error) {
 	return nil, fmt.Errorf("the stored fit has no part %s", name)
 }
 
-// store writes the fit of snap to the shadow table, replacing what it
-// held; nil fit stores nothing but the table's mark. It refuses a shadow
-// table that is not the table's own.
-func (t *modelTable) store(snap *snapshot, fit fitted) (err error) {
+// fitAndStore fits the source as it is now and stores the fit in the
+// shadow table, replacing what it held (CREATE, 'refit'); an empty source
+// stores nothing but the table's mark when empty is true, and is an error
+// otherwise. The shadow table is made ready first, since a fit may write
+// its large outputs there as it computes them (chunks.go); such a fit is
+// not kept in memory: the next statement restores it from what was
+// stored, reading the pieces back as it needs them.
+func (t *modelTable) fitAndStore(empty bool) (err error) {
 	defer func() {
 		if err == nil { // what the fit found (no shadow table yet, at CREATE) is stale now
 			t.last.note = ""
 		}
 	}()
-	// The writes below must land together or not at all. Outside a
-	// transaction, the CREATE or INSERT that runs them is the one writing
-	// statement (SQLite refuses a savepoint then) and takes them back with
-	// itself when it fails. Inside BEGIN ... COMMIT, a savepoint makes them
-	// one step, whatever the statement's own rollback covers.
+	return t.atomically(func() error {
+		if err := t.prepareShadow(); err != nil {
+			return err
+		}
+		t.fits = fitCache[fitted]{}
+		t.saved, t.savedNote, t.loaded = nil, "", true // refit, not restore
+		t.storing = true
+		snap, fit, err := t.current()
+		t.storing = false
+		var none emptySource
+		if err != nil && (!empty || !errors.As(err, &none)) {
+			return err
+		}
+		if err := t.storeParts(snap, fit); err != nil {
+			return err
+		}
+		if p, ok := fit.(piecewise); ok && p.pieceSet().out != nil {
+			t.fits.done = false
+		}
+		t.saved, t.savedNote, t.loaded = nil, "", false // read again when next needed: the transaction may yet roll back
+		return nil
+	})
+}
+
+// atomically runs do so that its writes land together or not at all.
+// Outside a transaction, the CREATE or INSERT that runs them is the one
+// writing statement (SQLite refuses a savepoint then) and takes them back
+// with itself when it fails. Inside BEGIN ... COMMIT, a savepoint makes
+// them one step, whatever the statement's own rollback covers.
+func (t *modelTable) atomically(do func() error) (err error) {
 	if t.exec("SAVEPOINT ksql_store") != nil {
-		return t.storeParts(snap, fit)
+		return do()
 	}
 	defer func() {
 		if err != nil {
@@ -140,10 +171,12 @@ func (t *modelTable) store(snap *snapshot, fit fitted) (err error) {
 			err = rerr
 		}
 	}()
-	return t.storeParts(snap, fit)
+	return do()
 }
 
-func (t *modelTable) storeParts(snap *snapshot, fit fitted) error {
+// prepareShadow makes the shadow table exist, empty, refusing one that
+// is not the table's own.
+func (t *modelTable) prepareShadow() error {
 	sh := t.shadow().sql()
 	owned, exists, err := t.ownsShadow()
 	switch {
@@ -152,13 +185,15 @@ func (t *modelTable) storeParts(snap *snapshot, fit fitted) error {
 	case exists && !owned:
 		return t.notOwned()
 	case !exists:
-		if err := t.exec("CREATE TABLE " + sh + "(part TEXT PRIMARY KEY, data BLOB) WITHOUT ROWID"); err != nil {
-			return err
-		}
+		return t.exec("CREATE TABLE " + sh + "(part TEXT PRIMARY KEY, data BLOB) WITHOUT ROWID")
 	}
-	if err := t.exec("DELETE FROM " + sh); err != nil {
-		return err
-	}
+	return t.exec("DELETE FROM " + sh)
+}
+
+// storeParts writes the fit of snap (nil: only the table's mark) beside
+// the pieces the fit wrote.
+func (t *modelTable) storeParts(snap *snapshot, fit fitted) error {
+	sh := t.shadow().sql()
 	parts := []fitPart{{"module", []byte(t.kind.name)}}
 	if enc, ok := fit.(fitEncoder); ok && fit != nil {
 		fp, err := enc.encode()
@@ -337,12 +372,7 @@ func (t *modelTable) command(cmd any) error {
 		}
 		return fmt.Errorf("unknown command %s; allowed: INSERT INTO %s(%s) VALUES ('refit')", what, t.name.name, t.name.name)
 	}
-	t.fits = fitCache[fitted]{}
-	t.saved, t.savedNote, t.loaded = nil, "", true
-	snap, fit, err := t.current()
-	if err == nil {
-		err = t.store(snap, fit)
-	}
+	err := t.fitAndStore(false)
 	// read the shadow table again when next needed: the transaction that
 	// wrote it may yet roll back
 	t.saved, t.savedNote, t.loaded = nil, "", false
