@@ -369,10 +369,10 @@ type snapshot struct {
 	// (ORDER BY 1): 8 bytes a row instead of an interface and its box, and
 	// a lookup by binary search instead of a map of every id.
 	intIDs []int64
-	extra [][]any          // extra[i][r]: extra column i of row r
-	objs  []kernels.Object // empty in a lean snapshot
-	lean  bool             // read by source.lean: the objects are read again by passes
-	token string           // the database's state when read ("": read again every time), fresh.go
+	extra  [][]any          // extra[i][r]: extra column i of row r
+	objs   []kernels.Object // empty in a lean snapshot
+	lean   bool             // read by source.lean: the objects are read again by passes
+	token  string           // the database's state when read ("": read again every time), fresh.go
 	// obj[r] is the index of row r's object, −1 for NULL, and rows[o]
 	// the row of object o (objOf, rowOf); both are nil in a lean snapshot
 	// where every row has an object, 16 bytes a row saved.
