@@ -179,6 +179,16 @@ func (fit *svmNystromFit) encode() ([]fitPart, error) {
 	return []fitPart{{name: "svm_nystrom", data: buf.Bytes()}}, err
 }
 
+// decLength says whether a method=nystrom fit's stored decision values
+// are n (two classes), or none (more classes, whose decision column is
+// NULL; an earlier ksql kept n per problem).
+func decLength(got, n int, m *svm.LinearModel) bool {
+	if m.Classes == 2 {
+		return got == n
+	}
+	return got == 0 || got == n*m.Problems()
+}
+
 func decodeSVMNystrom(m *svmModel, f *fitting, s *storedFit) (fitted, error) {
 	b, err := s.part("svm_nystrom")
 	if err != nil {
@@ -196,10 +206,13 @@ func decodeSVMNystrom(m *svmModel, f *fitting, s *storedFit) (fitted, error) {
 	marks, merr := kpca.SampleLandmarks(n, m.landmarks, m.seed)
 	if err != nil || merr != nil || w.Model == nil || w.Model.Validate() != nil || w.Model.Classes != len(classes) ||
 		!slices.Equal(w.Landmarks, marks) || len(w.Proj) != len(w.Landmarks)*w.Model.Dim ||
-		len(w.Pred) != n || len(w.Dec) != n*w.Model.Problems() || (w.CVPred != nil && len(w.CVPred) != n) || (w.CVPred != nil) != (m.folds > 0) {
+		len(w.Pred) != n || !decLength(len(w.Dec), n, w.Model) || (w.CVPred != nil && len(w.CVPred) != n) || (w.CVPred != nil) != (m.folds > 0) {
 		return nil, mismatch
 	}
 	fit.classes, fit.f = classes, f // the landmarks (the seed's own, so in range) are read when a new object needs them
+	if w.Model.Classes > 2 {
+		fit.dec = nil // stored by an earlier ksql, not read
+	}
 	for _, c := range append(append([]int(nil), w.Pred...), w.CVPred...) {
 		if c < 0 || c >= len(classes) {
 			return nil, errors.New("the stored svm fit predicts a class out of range")

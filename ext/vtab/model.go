@@ -369,9 +369,14 @@ func (f *fitting) objs() []kernels.Object {
 // n is the number of objects.
 func (f *fitting) n() int { return f.snap.nobj() }
 
-// extra returns the values of an extra source column, one per object.
+// extra returns the values of an extra source column, one per object
+// (not to be changed: where every row has an object they are the
+// snapshot's own, not a copy of a million values).
 func (f *fitting) extra(key string) []any {
 	for i, e := range f.src.extra {
+		if e.key == key && f.snap.rows == nil && f.snap.obj == nil {
+			return f.snap.extra[i]
+		}
 		if e.key == key {
 			out := make([]any, f.n())
 			for o := range out {

@@ -10,6 +10,7 @@ import (
 	"github.com/ksql/ksql/internal/cv"
 	"github.com/ksql/ksql/internal/kernels"
 	"github.com/ksql/ksql/internal/kpca"
+	"github.com/ksql/ksql/internal/offheap"
 	"github.com/ksql/ksql/internal/svm"
 )
 
@@ -104,12 +105,18 @@ func (m *svmModel) fitNystrom(f *fitting) (fitted, error) {
 	}
 	features := func(X any) error { return fit.features(f, basis, X) }
 	nl := len(fit.marks)
+	// The features live outside Go's heap (offheap): the collector would
+	// let a heap holding them grow to twice their size.
 	switch need := int64(n) * int64(r); {
 	case 8*need <= f.maxBytes():
-		return fit, nystromSolve(m, f, fit, y, features, make([]float64, n*r))
+		X := offheap.Alloc[float64](n * r)
+		defer X.Free()
+		return fit, nystromSolve(m, f, fit, y, features, X.Values)
 	case 4*need <= f.maxBytes():
 		fit.float32 = true
-		return fit, nystromSolve(m, f, fit, y, features, make([]float32, n*r))
+		X := offheap.Alloc[float32](n * r)
+		defer X.Free()
+		return fit, nystromSolve(m, f, fit, y, features, X.Values)
 	default:
 		return nil, fmt.Errorf("method=nystrom: the %d objects' features (%d each from %d landmarks) need %s even as float32, "+
 			"more than max_gram_bytes = %d; lower landmarks= or raise the setting with SELECT ksql_config('max_gram_bytes', N)",
@@ -207,7 +214,9 @@ func nystromSolve[F float32 | float64](m *svmModel, f *fitting, fit *svmNystromF
 		}
 	}
 	fit.pred = make([]int, n)
-	fit.dec = make([]float64, n*fit.model.Problems())
+	if k == 2 { // the decision column: NULL for more classes, so not kept
+		fit.dec = make([]float64, n)
+	}
 	_, err = linearAnswers(f, fit.model, X, nil, fit.pred, fit.dec)
 	return err
 }
@@ -264,8 +273,11 @@ func linearAnswers[F float32 | float64](f *fitting, model *svm.LinearModel, X []
 }
 
 func (fit *svmNystromFit) stored(o int, dst []any) {
-	np := fit.model.Problems()
-	fit.answer(fit.pred[o], fit.dec[o*np:(o+1)*np], dst)
+	var dec []float64
+	if fit.dec != nil {
+		dec = fit.dec[o : o+1]
+	}
+	fit.answer(fit.pred[o], dec, dst)
 	dst[0] = fit.labels[o]
 	if fit.cvPred != nil {
 		dst[3] = fit.classes[fit.cvPred[o]]

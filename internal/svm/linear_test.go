@@ -159,7 +159,7 @@ func TestFitLinearKKT(t *testing.T) {
 		rows[i] = i
 	}
 	s := linearSolver[float64]{X: X, dim: 5, rows: rows, y: y, positive: 1, c: c, tol: tol, maxIter: 100000,
-		rng: rng.New(1), poll: func() error { return nil }, w: make([]float64, 6)}
+		rng: rng.New(1), poll: func() error { return nil }, w: make([]float64, 6), qd: linearDiagonal(X, 5, rows)}
 	if err := s.solve(); err != nil || !s.converged {
 		t.Fatalf("solve: %v, converged %v", err, s.converged)
 	}
@@ -167,9 +167,9 @@ func TestFitLinearKKT(t *testing.T) {
 	for t_, a := range s.alpha {
 		x := s.row(t_)
 		for j, v := range x {
-			w[j] += a * s.sign[t_] * v
+			w[j] += a * float64(s.sign[t_]) * v
 		}
-		w[5] += a * s.sign[t_]
+		w[5] += a * float64(s.sign[t_])
 	}
 	for j := range w {
 		if math.Abs(w[j]-s.w[j]) > 1e-9 {
@@ -178,7 +178,7 @@ func TestFitLinearKKT(t *testing.T) {
 	}
 	bounded, free := 0, 0
 	for t_, a := range s.alpha {
-		m := s.sign[t_] * s.dot(s.row(t_))
+		m := float64(s.sign[t_]) * s.dot(s.row(t_))
 		switch {
 		case a == 0 && m < 1-tol:
 			t.Fatalf("row %d: α = 0 but y·f = %g", t_, m)
