@@ -2,4 +2,4 @@
 
 package offheap
 
-func mapped[T float32 | float64](int) ([]T, func(), bool) { return nil, nil, false }
+func mapped[T Number](int) ([]T, func(), bool) { return nil, nil, false }

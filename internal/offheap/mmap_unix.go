@@ -9,7 +9,7 @@ import (
 
 // mapped maps n values of anonymous private memory (zeroed by the
 // system).
-func mapped[T float32 | float64](n int) ([]T, func(), bool) {
+func mapped[T Number](n int) ([]T, func(), bool) {
 	var zero T
 	size := n * int(unsafe.Sizeof(zero))
 	if size/int(unsafe.Sizeof(zero)) != n {

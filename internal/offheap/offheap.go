@@ -6,9 +6,14 @@
 // returned the moment it is freed.
 package offheap
 
+// Number is what a buffer holds: values without pointers.
+type Number interface {
+	~int | ~int8 | ~int32 | ~int64 | ~float32 | ~float64
+}
+
 // Buffer is memory for n values of T; Free returns it. Values must not
 // be used after Free, which a second call ignores.
-type Buffer[T float32 | float64] struct {
+type Buffer[T Number] struct {
 	Values []T
 	free   func()
 }
@@ -24,7 +29,7 @@ func (b *Buffer[T]) Free() {
 
 // Alloc returns a zeroed buffer of n values, mapped outside the heap
 // where the system allows (elsewhere, or when mapping fails, on the heap).
-func Alloc[T float32 | float64](n int) *Buffer[T] {
+func Alloc[T Number](n int) *Buffer[T] {
 	if n > 0 {
 		if v, free, ok := mapped[T](n); ok {
 			return &Buffer[T]{Values: v, free: free}

@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/ksql/ksql/internal/offheap"
 	"github.com/ksql/ksql/internal/par"
 	"github.com/ksql/ksql/internal/rng"
 )
@@ -120,8 +121,13 @@ func FitLinear[F float32 | float64](X []F, dim int, rows, y []int, classes int, 
 	if err := checkLinear(len(X), dim, rows, y, classes, opt); err != nil {
 		return nil, err
 	}
+	// A million rows' orders, signs and duals, for every problem running,
+	// live outside Go's heap (offheap), which would let them cost twice
+	// their size; they go back when the fit ends.
 	if rows == nil {
-		rows = make([]int, len(y))
+		all := offheap.Alloc[int](len(y))
+		defer all.Free()
+		rows = all.Values
 		for i := range rows {
 			rows[i] = i
 		}
@@ -140,13 +146,18 @@ func FitLinear[F float32 | float64](X []F, dim int, rows, y []int, classes int, 
 	if poll == nil {
 		poll = func() error { return nil }
 	}
-	qd := linearDiagonal(X, dim, rows) // the same for every problem
+	qdBuf := offheap.Alloc[float64](len(rows))
+	defer qdBuf.Free()
+	qd := linearDiagonal(X, dim, rows, qdBuf.Values) // the same for every problem
 	err := par.For("svm.FitLinear", np, par.Workers(opt.Workers, np), 1, func(_, p int) error {
 		positive := p
 		if classes == 2 {
 			positive = 1
 		}
+		alpha, index, sign := offheap.Alloc[float64](len(rows)), offheap.Alloc[int32](len(rows)), offheap.Alloc[int8](len(rows))
+		defer func() { alpha.Free(); index.Free(); sign.Free() }()
 		s := linearSolver[F]{X: X, dim: dim, rows: rows, y: y, positive: positive, qd: qd,
+			alpha: alpha.Values, index: index.Values, sign: sign.Values,
 			c: opt.C, tol: opt.Tol, maxIter: opt.MaxIter, rng: rng.New(seeds[p]), poll: poll,
 			w: m.W[p*(dim+1) : (p+1)*(dim+1)]}
 		if err := s.solve(); err != nil {
@@ -206,8 +217,11 @@ type linearSolver[F float32 | float64] struct {
 	poll      func() error
 	w         []float64 // dim weights, then the bias
 	qd        []float64 // xᵀx + 1 of each row, shared by the problems
+	// alpha, sign (±1, the row's side) and index (the rows' order) are
+	// made by solve unless given (zeroed).
 	alpha     []float64
-	sign      []int8 // ±1, the row's side (a million rows: 1 MB, not 8)
+	sign      []int8
+	index     []int32
 	iter, nsv int
 	dual      float64
 	converged bool
@@ -239,10 +253,9 @@ func (s *linearSolver[F]) axpy(d float64, x []F) {
 	axpyF32(d, any(x).([]float32), s.w)
 }
 
-// linearDiagonal is Q's diagonal for the given rows of X: xᵀx plus the
-// bias feature's 1.
-func linearDiagonal[F float32 | float64](X []F, dim int, rows []int) []float64 {
-	qd := make([]float64, len(rows))
+// linearDiagonal sets qd to Q's diagonal for the given rows of X: xᵀx
+// plus the bias feature's 1.
+func linearDiagonal[F float32 | float64](X []F, dim int, rows []int, qd []float64) []float64 {
 	for t, i := range rows {
 		q := 1.0
 		for _, f := range X[i*dim : (i+1)*dim] {
@@ -258,8 +271,10 @@ func linearDiagonal[F float32 | float64](X []F, dim int, rows []int) []float64 {
 func (s *linearSolver[F]) solve() error {
 	l := len(s.rows)
 	qd := s.qd
-	index := make([]int32, l) // the rows' order: half the memory of ints, for every problem running
-	s.alpha, s.sign = make([]float64, l), make([]int8, l)
+	if s.alpha == nil {
+		s.alpha, s.sign, s.index = make([]float64, l), make([]int8, l), make([]int32, l)
+	}
+	index := s.index
 	for t := range index {
 		index[t] = int32(t)
 		s.sign[t] = -1
