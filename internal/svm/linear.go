@@ -207,16 +207,16 @@ func checkLinear(nx, dim int, rows, y []int, classes int, opt LinearOptions) err
 // linearSolver is one binary problem of FitLinear: rows of class positive
 // against the others.
 type linearSolver[F float32 | float64] struct {
-	X         []F
-	dim       int
-	rows, y   []int
-	positive  int
-	c, tol    float64
-	maxIter   int
-	rng       *rng.SplitMix64
-	poll      func() error
-	w         []float64 // dim weights, then the bias
-	qd        []float64 // xᵀx + 1 of each row, shared by the problems
+	X        []F
+	dim      int
+	rows, y  []int
+	positive int
+	c, tol   float64
+	maxIter  int
+	rng      *rng.SplitMix64
+	poll     func() error
+	w        []float64 // dim weights, then the bias
+	qd       []float64 // xᵀx + 1 of each row, shared by the problems
 	// alpha, sign (±1, the row's side) and index (the rows' order) are
 	// made by solve unless given (zeroed).
 	alpha     []float64
