@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -460,7 +461,7 @@ func svmClasses(f *fitting, labels []any) ([]any, []int, error) {
 		}
 		classes = append(classes, v)
 	}
-	classes = sortDistinct(classes)
+	classes = slices.Clone(sortDistinct(classes)) // not the n labels' array under a few classes
 	if len(classes) < 2 {
 		return nil, nil, fitFailure{fmt.Errorf("the labels hold one class (%v); svm needs at least two", classes[0])}
 	}

@@ -35,19 +35,31 @@ func SampleLandmarks(n, m int, seed uint64) ([]int, error) {
 	if m <= 0 {
 		return nil, fmt.Errorf("%d landmarks requested: at least 1 is needed", m)
 	}
-	p := make([]int, n)
-	for i := range p {
-		p[i] = i
-	}
 	if m >= n {
+		p := make([]int, n)
+		for i := range p {
+			p[i] = i
+		}
 		return p, nil
+	}
+	// The permutation's entries that left their place, not all n of
+	// them: m landmarks of a million rows need a few hundred, not 8 MB.
+	moved := make(map[int]int, 2*m)
+	at := func(i int) int {
+		if v, ok := moved[i]; ok {
+			return v
+		}
+		return i
 	}
 	rng := splitMix64{seed}
 	for i := 0; i < m; i++ {
 		j := i + int(rng.below(uint64(n-i)))
-		p[i], p[j] = p[j], p[i]
+		moved[i], moved[j] = at(j), at(i)
 	}
-	p = p[:m:m]
+	p := make([]int, m)
+	for i := range p {
+		p[i] = at(i)
+	}
 	slices.Sort(p)
 	return p, nil
 }

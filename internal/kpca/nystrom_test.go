@@ -65,6 +65,25 @@ func TestSampleLandmarks(t *testing.T) {
 			t.Errorf("index %d chosen %d times, want about 1000", i, c)
 		}
 	}
+	// The sparse shuffle is the whole-array one, as the comment above
+	// writes it, for sizes where m is most and few of n.
+	for _, c := range []struct{ n, m int }{{2, 1}, {7, 6}, {100, 99}, {1000, 37}, {100000, 500}} {
+		for seed := uint64(0); seed < 5; seed++ {
+			p := make([]int, c.n)
+			for i := range p {
+				p[i] = i
+			}
+			rng := splitMix64{seed}
+			for i := 0; i < c.m; i++ {
+				j := i + int(rng.below(uint64(c.n-i)))
+				p[i], p[j] = p[j], p[i]
+			}
+			want := slices.Sorted(slices.Values(p[:c.m]))
+			if got, _ := SampleLandmarks(c.n, c.m, seed); !slices.Equal(got, want) {
+				t.Fatalf("SampleLandmarks(%d, %d, %d) = %v, the whole-array shuffle %v", c.n, c.m, seed, got, want)
+			}
+		}
+	}
 	for _, bad := range []struct{ n, m int }{{0, 3}, {10, 0}, {10, -1}} {
 		if _, err := SampleLandmarks(bad.n, bad.m, 0); err == nil {
 			t.Errorf("SampleLandmarks(%d, %d) accepted", bad.n, bad.m)
