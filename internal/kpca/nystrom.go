@@ -42,23 +42,35 @@ func SampleLandmarks(n, m int, seed uint64) ([]int, error) {
 		}
 		return p, nil
 	}
-	// The permutation's entries that left their place, not all n of
-	// them: m landmarks of a million rows need a few hundred, not 8 MB.
-	moved := make(map[int]int, 2*m)
-	at := func(i int) int {
-		if v, ok := moved[i]; ok {
-			return v
-		}
-		return i
-	}
 	rng := splitMix64{seed}
-	for i := 0; i < m; i++ {
-		j := i + int(rng.below(uint64(n-i)))
-		moved[i], moved[j] = at(j), at(i)
-	}
 	p := make([]int, m)
-	for i := range p {
-		p[i] = at(i)
+	if 8*m >= n { // many of n: the whole permutation is the smaller
+		all := make([]int, n)
+		for i := range all {
+			all[i] = i
+		}
+		for i := 0; i < m; i++ {
+			j := i + int(rng.below(uint64(n-i)))
+			all[i], all[j] = all[j], all[i]
+		}
+		copy(p, all)
+	} else {
+		// only the entries that left their place: 500 landmarks of a
+		// million rows need a thousand, not 8 MB
+		moved := make(map[int]int, 2*m)
+		at := func(i int) int {
+			if v, ok := moved[i]; ok {
+				return v
+			}
+			return i
+		}
+		for i := 0; i < m; i++ {
+			j := i + int(rng.below(uint64(n-i)))
+			moved[i], moved[j] = at(j), at(i)
+		}
+		for i := range p {
+			p[i] = at(i)
+		}
 	}
 	slices.Sort(p)
 	return p, nil
