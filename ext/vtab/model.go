@@ -179,6 +179,7 @@ type modelTable struct {
 	saved     *storedFit // the shadow table's fit, once read (stored.go)
 	savedNote string     // why saved is nil, for ksql_model
 	loaded    bool       // saved has been read
+	savedTok  string     // the database's state when it was (fresh.go)
 	storing   bool       // the fit now running is to be stored (fitAndStore)
 	args      string     // the module arguments as given, for ksql_model
 	// last describes the fit in use, for ksql_model. It lives in memory

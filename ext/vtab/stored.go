@@ -131,27 +131,32 @@ func (t *modelTable) fitAndStore(empty bool) (err error) {
 		}
 	}()
 	return t.atomically(func() error {
+		defer t.forgetStored()
 		if err := t.prepareShadow(); err != nil {
 			return err
 		}
 		t.fits = fitCache[fitted]{}
-		t.saved, t.savedNote, t.loaded = nil, "", true // refit, not restore
-		t.storing = true
+		t.storing = true // refit, not restore
 		snap, fit, err := t.current()
 		t.storing = false
 		var none emptySource
 		if err != nil && (!empty || !errors.As(err, &none)) {
 			return err
 		}
-		if err := t.storeParts(snap, fit); err != nil {
-			return err
-		}
-		if p, ok := fit.(piecewise); ok && p.pieceSet().out != nil {
-			t.fits.done = false
-		}
-		t.saved, t.savedNote, t.loaded = nil, "", false // read again when next needed: the transaction may yet roll back
-		return nil
+		return t.storeParts(snap, fit)
 	})
+}
+
+// forgetStored ends a store, stored or not: what the shadow table holds
+// is read again when next needed (the transaction may yet roll back, or
+// the store failed), and a fit whose outputs went to pieces is not kept,
+// since it answers only once restored from them.
+func (t *modelTable) forgetStored() {
+	t.storing = false
+	if p, ok := t.fits.fit.(piecewise); ok && p.pieceSet().in == nil && p.pieceSet().out != nil {
+		t.fits.done = false
+	}
+	t.saved, t.savedNote, t.loaded = nil, "", false
 }
 
 // atomically runs do so that its writes land together or not at all.
@@ -306,9 +311,15 @@ var _ host.Renamer = (*modelTable)(nil)
 // its content and arguments and the model can decode it; nil otherwise,
 // with the reason kept for ksql_model.
 func (t *modelTable) restore(f *fitting) fitted {
-	if !t.loaded {
+	if t.storing {
+		t.last.note = ""
+		return nil
+	}
+	// read again unless nothing may have changed since it was read (a
+	// transaction that rolled back takes a stored fit with it)
+	if !t.loaded || f.snap.token == "" || f.snap.token != t.savedTok {
 		t.saved, t.savedNote = t.loadStored()
-		t.loaded = true
+		t.loaded, t.savedTok = true, f.snap.token
 	}
 	switch {
 	case t.saved == nil:
@@ -372,11 +383,7 @@ func (t *modelTable) command(cmd any) error {
 		}
 		return fmt.Errorf("unknown command %s; allowed: INSERT INTO %s(%s) VALUES ('refit')", what, t.name.name, t.name.name)
 	}
-	err := t.fitAndStore(false)
-	// read the shadow table again when next needed: the transaction that
-	// wrote it may yet roll back
-	t.saved, t.savedNote, t.loaded = nil, "", false
-	return err
+	return t.fitAndStore(false)
 }
 
 // Insert takes the one write a model table knows, the refit command in
