@@ -220,8 +220,12 @@ func (r *chunkReader) row(o int) ([]float64, error) {
 		}
 		if r.lru[k].i != i { // the least recent, read again
 			vals, err := r.read(i, r.lru[k].vals)
-			if err != nil {
+			var bad *badPiece
+			if errors.As(err, &bad) {
 				return nil, fmt.Errorf("%w; INSERT INTO %s(%s) VALUES ('refit') stores the fit anew", err, r.t.name.name, r.t.name.name)
+			}
+			if err != nil {
+				return nil, err
 			}
 			r.lru[k].i, r.lru[k].vals = i, vals
 		}
@@ -251,8 +255,8 @@ func (r *chunkReader) read(i int, dst []float64) ([]float64, error) {
 func (r *chunkReader) decode(i int, data []byte, found bool, dst []float64) ([]float64, error) {
 	want := min(chunkRows, r.idx.rows-i*chunkRows) * r.idx.width
 	if !found || len(data) != 8*want || sha256.Sum256(data) != r.idx.hashes[i] {
-		return nil, fmt.Errorf("piece %d of %s in %s is missing or changed (by hand, or by a 'refit' that a transaction rolled back)",
-			i, r.idx.name, r.t.shadow().name)
+		return nil, &badPiece{fmt.Errorf("piece %d of %s in %s is missing or changed (by hand, or by a 'refit' that a transaction rolled back)",
+			i, r.idx.name, r.t.shadow().name)}
 	}
 	dst = dst[:0]
 	for b := data; len(b) > 0; b = b[8:] {
@@ -260,6 +264,11 @@ func (r *chunkReader) decode(i int, data []byte, found bool, dst []float64) ([]f
 	}
 	return dst, nil
 }
+
+// badPiece is a piece that is not the one its index lists.
+type badPiece struct{ error }
+
+func (b *badPiece) Unwrap() error { return b.error }
 
 // verify reads every piece once, in order, and checks it against the
 // index: a restore trusts no piece it has not seen.

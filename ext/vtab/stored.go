@@ -319,7 +319,7 @@ func (t *modelTable) restore(f *fitting) fitted {
 	// transaction that rolled back takes a stored fit with it)
 	if !t.loaded || f.snap.token == "" || f.snap.token != t.savedTok {
 		t.saved, t.savedNote = t.loadStored()
-		t.loaded, t.savedTok = true, f.snap.token
+		t.loaded, t.savedTok = t.hc.Err() == nil, f.snap.token // an interrupted read proves nothing
 	}
 	switch {
 	case t.saved == nil:
@@ -338,6 +338,10 @@ func (t *modelTable) restore(f *fitting) fitted {
 	}
 	if _, sized := fit.(shapeChecked); err == nil && !sized {
 		err = checkShape(fit, len(t.cols), f.snap.nobj())
+	}
+	if err != nil && t.hc.Err() != nil { // interrupted (a check of every piece is long): read again next time
+		t.loaded = false
+		return nil
 	}
 	if err != nil {
 		t.saved, t.savedNote = nil, "the stored fit in "+t.shadow().name+" does not match the table: "+err.Error()+": not used"

@@ -3,7 +3,8 @@ package svm
 // The float32 features' inner products of the linear solver, the same
 // bits on every machine: sixteen partial sums in a fixed order (four
 // vectors of four lanes where the CPU has AVX2, the same sums in Go
-// elsewhere), each product rounded before it is added, never fused.
+// elsewhere), each product rounded before it is added, never fused (the
+// conversions below forbid Go to fuse them where the CPU could).
 
 // dotF32 is Σ w_j·x_j: blocks of sixteen into acc[0..15], then blocks of
 // four into acc[0..3], the sums paired as the vector code pairs them, then
@@ -17,7 +18,7 @@ func dotF32(w []float64, x []float32) float64 {
 		s = dotF32Go(w[:n], x[:n])
 	}
 	for j := n; j < len(x); j++ {
-		s += w[j] * float64(x[j])
+		s += float64(w[j] * float64(x[j]))
 	}
 	return s
 }
@@ -27,12 +28,12 @@ func dotF32Go(w []float64, x []float32) float64 {
 	j := 0
 	for ; j+16 <= len(x); j += 16 {
 		for l := range acc {
-			acc[l] += w[j+l] * float64(x[j+l])
+			acc[l] += float64(w[j+l] * float64(x[j+l]))
 		}
 	}
 	for ; j+4 <= len(x); j += 4 {
 		for l := range 4 {
-			acc[l] += w[j+l] * float64(x[j+l])
+			acc[l] += float64(w[j+l] * float64(x[j+l]))
 		}
 	}
 	var v [4]float64 // (acc0 + acc2) + (acc1 + acc3), lane by lane
@@ -52,6 +53,6 @@ func axpyF32(d float64, x []float32, w []float64) {
 	}
 	w = w[:len(x)]
 	for j := n; j < len(x); j++ {
-		w[j] += d * float64(x[j])
+		w[j] += float64(d * float64(x[j]))
 	}
 }
