@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"fmt"
+	"github.com/ksql/ksql/internal/cputime"
 	"math"
 	"os"
 	"path/filepath"
@@ -36,11 +37,11 @@ func BenchmarkKPCANystrom1M(b *testing.B) {
 			db := bigDB(b, n, form == "json")
 			scan := scanMillis(b, db, n)
 			resetPeak(b)
-			var cw cpuWall
+			var cw cputime.Meter
 			var create time.Duration
 			i := 0
 			for b.Loop() {
-				cw.start()
+				cw.Start()
 				i++
 				name := fmt.Sprintf("p%d", i)
 				t0 := time.Now()
@@ -52,12 +53,12 @@ func BenchmarkKPCANystrom1M(b *testing.B) {
 				if err := db.QueryRow(`SELECT count(pc1) FROM ` + name).Scan(&c); err != nil || c != n {
 					b.Fatalf("%d projections, %v", c, err)
 				}
-				cw.stop()
+				cw.Stop()
 			}
 			b.ReportMetric(peakMB(b), "fit-peak-MB")
 			b.ReportMetric(scan, "scan-ms")
 			b.ReportMetric(create.Seconds()/float64(i), "create-s")
-			cw.report(b)
+			b.ReportMetric(cw.PerWall(), "cpu/wall")
 		})
 	}
 }
@@ -120,10 +121,10 @@ func BenchmarkKRRNystrom1M(b *testing.B) {
 	n := benchRows(1_000_000)
 	db := bigDB(b, n, false)
 	resetPeak(b)
-	var cw cpuWall
+	var cw cputime.Meter
 	i := 0
 	for b.Loop() {
-		cw.start()
+		cw.Start()
 		i++
 		name := fmt.Sprintf("r%d", i)
 		if _, err := db.Exec(`CREATE VIRTUAL TABLE ` + name + ` USING krr(table=big, id=id, column=v, label=y, kernel='gauss(sigma=20)', alpha=1, method=nystrom, landmarks=500)`); err != nil {
@@ -134,11 +135,11 @@ func BenchmarkKRRNystrom1M(b *testing.B) {
 		if err := db.QueryRow(`SELECT count(prediction), avg(abs(prediction - label)) FROM `+name).Scan(&c, &mae); err != nil || c != n {
 			b.Fatalf("%d predictions, %v", c, err)
 		}
-		cw.stop()
+		cw.Stop()
 		b.ReportMetric(mae, "train-MAE")
 	}
 	b.ReportMetric(peakMB(b), "fit-peak-MB")
-	cw.report(b)
+	b.ReportMetric(cw.PerWall(), "cpu/wall")
 }
 
 // benchRows is n, or KSQL_BENCH_ROWS when set (to see how a fit scales
@@ -283,31 +284,4 @@ func statusMB(field string) float64 {
 		}
 	}
 	return 0
-}
-
-// cpuWall adds up the process's user and system CPU time and the wall time
-// of the spans from start to stop; their ratio is the number of cores the
-// work kept busy (GOMAXPROCS at most, give or take the collector).
-type cpuWall struct {
-	cpu, wall, cpu0 time.Duration
-	t0              time.Time
-}
-
-func (m *cpuWall) start() { m.cpu0, m.t0 = cpuTime(), time.Now() }
-
-func (m *cpuWall) stop() { m.cpu, m.wall = m.cpu+cpuTime()-m.cpu0, m.wall+time.Since(m.t0) }
-
-func (m *cpuWall) report(b *testing.B) {
-	if m.wall > 0 {
-		b.ReportMetric(m.cpu.Seconds()/m.wall.Seconds(), "cpu/wall")
-	}
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -3,11 +3,11 @@ package sqltests
 import (
 	"database/sql"
 	"fmt"
+	"github.com/ksql/ksql/internal/cputime"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -281,7 +281,7 @@ func BenchmarkModelSearchDigits(b *testing.B) {
 			db := OpenDB(b, drv)
 			loadLabelled(b, db, "digits", "y", X, y, false)
 			b.ReportAllocs()
-			cpu0 := cpuSeconds()
+			cpu0 := cputime.Process().Seconds()
 			for b.Loop() {
 				var n int
 				if err := db.QueryRow(q).Scan(&n); err != nil || n != 9 {
@@ -290,16 +290,7 @@ func BenchmarkModelSearchDigits(b *testing.B) {
 			}
 			// CPU time as well as wall time: on a shared machine the
 			// wall time mostly measures the other processes.
-			b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
+			b.ReportMetric((cputime.Process().Seconds()-cpu0)/float64(b.N), "cpu-s/op")
 		})
 	}
-}
-
-// cpuSeconds is this process's user + system CPU time so far.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return math.NaN()
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }

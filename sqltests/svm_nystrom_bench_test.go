@@ -3,6 +3,7 @@ package sqltests
 import (
 	"database/sql"
 	"fmt"
+	"github.com/ksql/ksql/internal/cputime"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -62,13 +63,13 @@ func BenchmarkSVMNystrom(b *testing.B) {
 	mustExec(b, db, fmt.Sprintf("SELECT ksql_config('max_gram_bytes', %d)", maxBytes))
 	resetPeak(b)
 	b.ResetTimer()
-	var cw cpuWall
+	var cw cputime.Meter
 	for i := 0; b.Loop(); i++ {
 		start := time.Now()
-		cw.start()
+		cw.Start()
 		mustExec(b, db, fmt.Sprintf("CREATE VIRTUAL TABLE m%d USING svm(table=big, id=id, columns=p0..p63, label=label, "+
 			"kernel='gauss(sigma=20)', method=nystrom, landmarks=%d)", i, landmarks))
-		cw.stop()
+		cw.Stop()
 		fit := time.Since(start)
 		b.StopTimer()
 		var acc float64
@@ -91,5 +92,5 @@ func BenchmarkSVMNystrom(b *testing.B) {
 		mustExec(b, db, fmt.Sprintf("DROP TABLE m%d", i))
 		b.StartTimer()
 	}
-	cw.report(b)
+	b.ReportMetric(cw.PerWall(), "cpu/wall")
 }

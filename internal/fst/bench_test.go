@@ -2,6 +2,7 @@ package fst
 
 import (
 	"fmt"
+	"github.com/ksql/ksql/internal/cputime"
 	"strings"
 	"testing"
 
@@ -66,11 +67,11 @@ func BenchmarkRational(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
-			cpu := cpuNanos()
+			cpu := cputime.Process().Nanoseconds()
 			for b.Loop() {
 				k.EvalLabels(x, y, ws, strkernel.Limits{})
 			}
-			cpu = cpuNanos() - cpu
+			cpu = cputime.Process().Nanoseconds() - cpu
 			triples := float64(k.Machine().Cells(len(x), len(y)))
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/triples, "ns/triple")
 			b.ReportMetric(float64(cpu)/float64(b.N)/triples, "cpu-ns/triple")
@@ -90,7 +91,7 @@ func BenchmarkGappyVsSSK(b *testing.B) {
 		p := strkernel.Params{Kind: strkernel.SSK, P: 3, Lambda: 0.5}
 		run := func(b *testing.B, pair func(s, t string)) {
 			b.ReportAllocs()
-			cpu := cpuNanos()
+			cpu := cputime.Process().Nanoseconds()
 			for b.Loop() {
 				for _, s := range rows {
 					for _, t := range cols {
@@ -98,7 +99,7 @@ func BenchmarkGappyVsSSK(b *testing.B) {
 					}
 				}
 			}
-			cpu = cpuNanos() - cpu
+			cpu = cputime.Process().Nanoseconds() - cpu
 			pairs := float64(b.N * n * n)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/pairs, "ns/pair")
 			b.ReportMetric(float64(cpu)/pairs, "cpu-ns/pair")

@@ -1,9 +1,8 @@
 package kpca
 
 import (
-	"syscall"
+	"github.com/ksql/ksql/internal/cputime"
 	"testing"
-	"time"
 
 	"github.com/ksql/ksql/internal/kernels"
 )
@@ -29,27 +28,27 @@ func BenchmarkFitMap5391(b *testing.B) {
 	}
 	var dim int
 	b.Run("fit", func(b *testing.B) {
-		var cw cpuWall
+		var cw cputime.Meter
 		for b.Loop() {
 			b.StopTimer()
 			K := NewGram(n)
 			copy(K.Upper(), ref.Upper())
 			b.StartTimer()
-			cw.start()
+			cw.Start()
 			m, err := K.FitMap(MapOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}
-			cw.stop()
+			cw.Stop()
 			dim = m.Dim()
 		}
 		b.ReportMetric(float64(dim), "dim")
-		cw.report(b)
+		b.ReportMetric(cw.PerWall(), "cpu/wall")
 	})
 	b.Run("gram+fit", func(b *testing.B) {
-		var cw cpuWall
+		var cw cputime.Meter
 		for b.Loop() {
-			cw.start()
+			cw.Start()
 			K := NewGram(n)
 			if err := spec.Gram(objs, K.Upper(), kernels.GramOptions{}); err != nil {
 				b.Fatal(err)
@@ -57,34 +56,8 @@ func BenchmarkFitMap5391(b *testing.B) {
 			if _, err := K.FitMap(MapOptions{}); err != nil {
 				b.Fatal(err)
 			}
-			cw.stop()
+			cw.Stop()
 		}
-		cw.report(b)
+		b.ReportMetric(cw.PerWall(), "cpu/wall")
 	})
-}
-
-// cpuWall adds up the process's user and system CPU time and the wall time
-// of the spans from start to stop.
-type cpuWall struct {
-	cpu, wall, cpu0 time.Duration
-	t0              time.Time
-}
-
-func (m *cpuWall) start() { m.cpu0, m.t0 = cpuTime(), time.Now() }
-
-func (m *cpuWall) stop() { m.cpu, m.wall = m.cpu+cpuTime()-m.cpu0, m.wall+time.Since(m.t0) }
-
-func (m *cpuWall) report(b *testing.B) {
-	if m.wall > 0 {
-		b.ReportMetric(m.cpu.Seconds()/m.wall.Seconds(), "cpu/wall")
-	}
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -2,10 +2,10 @@ package krr
 
 import (
 	"encoding/csv"
+	"github.com/ksql/ksql/internal/cputime"
 	"math"
 	"os"
 	"strconv"
-	"syscall"
 	"testing"
 
 	"github.com/ksql/ksql/internal/kernels"
@@ -43,12 +43,6 @@ func tripledDigits(b testing.TB) ([]kernels.Object, []float64) {
 	return objs, y
 }
 
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
-}
-
 // BenchmarkFitPredict5391: exact krr on the digits three times over,
 // gauss(sigma=√32) (rbf gamma 1/64), alpha = 1, fit and predict on its
 // own rows, as testdata/bench_krr5391.py times scikit-learn's
@@ -69,7 +63,7 @@ func BenchmarkFitPredict5391(b *testing.B) {
 		name := map[bool]string{false: "train", true: "rows"}[again]
 		b.Run(name, func(b *testing.B) {
 			var mae float64
-			cpu0 := cpuSeconds()
+			cpu0 := cputime.Process().Seconds()
 			for b.Loop() {
 				if err := spec.Gram(objs, K, kernels.GramOptions{}); err != nil {
 					b.Fatal(err)
@@ -94,7 +88,7 @@ func BenchmarkFitPredict5391(b *testing.B) {
 				mae /= float64(n)
 			}
 			b.ReportMetric(mae, "trainMAE")
-			b.ReportMetric((cpuSeconds()-cpu0)/b.Elapsed().Seconds(), "cpu/wall")
+			b.ReportMetric((cputime.Process().Seconds()-cpu0)/b.Elapsed().Seconds(), "cpu/wall")
 		})
 	}
 }

@@ -3,6 +3,7 @@ package strkernel
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/ksql/ksql/internal/cputime"
 	"os"
 	"strings"
 	"testing"
@@ -55,11 +56,11 @@ func benchDP(b *testing.B, p Params, kind string, n int) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	cpu := cpuNanos()
+	cpu := cputime.Process().Nanoseconds()
 	for b.Loop() {
 		Eval(p, a, c, ws, Limits{})
 	}
-	cpu = cpuNanos() - cpu
+	cpu = cputime.Process().Nanoseconds() - cpu
 	cells := float64(n) * float64(n)
 	if p.P > 0 {
 		cells *= float64(p.P)
@@ -107,11 +108,11 @@ func BenchmarkNGram(b *testing.B) {
 			call()
 			b.SetBytes(int64(len(s) + len(t)))
 			b.ReportAllocs()
-			cpu := cpuNanos()
+			cpu := cputime.Process().Nanoseconds()
 			for b.Loop() {
 				call()
 			}
-			cpu = cpuNanos() - cpu
+			cpu = cputime.Process().Nanoseconds() - cpu
 			b.ReportMetric(float64(len(s)+len(t))*float64(b.N)/float64(cpu)*1e3, "cpu-MB/s")
 		})
 	}

@@ -2,8 +2,8 @@ package svm
 
 import (
 	"fmt"
+	"github.com/ksql/ksql/internal/cputime"
 	"math"
-	"syscall"
 	"testing"
 )
 
@@ -39,7 +39,7 @@ func benchTypeOn(b *testing.B, x [][]float64, cls []int, sigma float64, opt Opti
 			o := opt
 			o.Workers = workers
 			var m *Model
-			cpu0 := cpuTime(b)
+			cpu0 := cputime.Process().Nanoseconds()
 			for b.Loop() {
 				var err error
 				if m, err = fitPredict(k, x, cls, y, o); err != nil {
@@ -47,20 +47,11 @@ func benchTypeOn(b *testing.B, x [][]float64, cls []int, sigma float64, opt Opti
 				}
 			}
 			// CPU time, less disturbed than wall time on a shared machine.
-			b.ReportMetric(float64(cpuTime(b)-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
+			b.ReportMetric(float64(cputime.Process().Nanoseconds()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
 			b.ReportMetric(float64(m.Iterations()), "iterations")
 			b.ReportMetric(float64(len(m.Support)), "SVs")
 		})
 	}
-}
-
-// cpuTime is the process's user + system time, in nanoseconds.
-func cpuTime(b *testing.B) int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // fitPredict is one fit and the decision values of every row.

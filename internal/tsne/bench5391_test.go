@@ -1,8 +1,8 @@
 package tsne
 
 import (
+	"github.com/ksql/ksql/internal/cputime"
 	"math"
-	"syscall"
 	"testing"
 
 	"github.com/ksql/ksql/internal/par"
@@ -36,13 +36,6 @@ func gaussMatrix(b testing.TB, X [][]float64, sigma float64) []float64 {
 	return D
 }
 
-// cpuSeconds is the process's user and system CPU time so far.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
-}
-
 // BenchmarkTripled5391BarnesHut: Barnes–Hut t-SNE of the digits three
 // times over (tripled), gauss σ = 30 distances precomputed, perplexity
 // 30, 1,000 iterations; cpu/wall is CPU time over wall time. The anchor is
@@ -54,7 +47,7 @@ func BenchmarkTripled5391BarnesHut(b *testing.B) {
 	D := gaussMatrix(b, X, 30)
 	rows := func(i int, dst []float64) error { copy(dst, D[i*n:(i+1)*n]); return nil }
 	var kl float64
-	cpu0 := cpuSeconds()
+	cpu0 := cputime.Process().Seconds()
 	for b.Loop() {
 		e, err := Fit(n, rows, Options{Dims: 2, Perplexity: 30, Iterations: 1000, Method: BarnesHut})
 		if err != nil {
@@ -63,7 +56,7 @@ func BenchmarkTripled5391BarnesHut(b *testing.B) {
 		kl = e.KL
 	}
 	b.ReportMetric(kl, "KL")
-	b.ReportMetric((cpuSeconds()-cpu0)/b.Elapsed().Seconds(), "cpu/wall")
+	b.ReportMetric((cputime.Process().Seconds()-cpu0)/b.Elapsed().Seconds(), "cpu/wall")
 	if math.IsNaN(kl) {
 		b.Fatal("NaN KL")
 	}
