@@ -245,22 +245,29 @@ var (
 	_ fitEncoder = (*svmNystromFit)(nil)
 )
 
-// regressWire is a krr or klms fit's stored form.
+// regressWire is a krr or klms fit's stored form. A streamed krr's
+// predictions are pieces of their own (chunks.go): no Pred, and their
+// mean squared error.
 type regressWire struct {
 	BasisRows      []int
 	Coef, Pred, CV []float64
 	FigNames       []string
 	FigValues      []any
+	TrainMSE       float64
 }
 
 func (r *regressFit) encode() ([]fitPart, error) {
-	w := regressWire{BasisRows: r.basisRows, Coef: r.coef, Pred: r.pred, CV: r.cv}
+	w := regressWire{BasisRows: r.basisRows, Coef: r.coef, Pred: r.pred, CV: r.cv, TrainMSE: r.trainMSE}
 	for _, fg := range r.figures {
 		w.FigNames, w.FigValues = append(w.FigNames, fg[0].(string)), append(w.FigValues, fg[1])
 	}
 	var buf bytes.Buffer
 	err := gob.NewEncoder(&buf).Encode(w)
-	return []fitPart{{name: "regression", data: buf.Bytes()}}, err
+	parts := []fitPart{{name: "regression", data: buf.Bytes()}}
+	if r.pieces.out != nil {
+		parts = append(parts, r.pieces.out.part())
+	}
+	return parts, err
 }
 
 func decodeRegress(mod model, f *fitting, s *storedFit) (fitted, error) {
@@ -280,7 +287,9 @@ func decodeRegress(mod model, f *fitting, s *storedFit) (fitted, error) {
 	}
 	km, _ := mod.(*krrModel)
 	nystrom := km != nil && km.nystrom
-	if err != nil || len(w.Pred) != n || len(w.Coef) != basis || (w.CV != nil && len(w.CV) != n) || len(w.FigNames) != len(w.FigValues) ||
+	idx, ierr := chunkIndexOf(s, "krr_predictions")
+	inPieces := idx != nil && w.Pred == nil && idx.rows == n && idx.width == 1
+	if err != nil || ierr != nil || (len(w.Pred) != n && !inPieces) || len(w.Coef) != basis || (w.CV != nil && len(w.CV) != n) || len(w.FigNames) != len(w.FigValues) ||
 		(w.BasisRows != nil) != nystrom {
 		return nil, errors.New("the stored regression does not match its source")
 	}
@@ -289,11 +298,15 @@ func decodeRegress(mod model, f *fitting, s *storedFit) (fitted, error) {
 			return nil, errors.New("the stored regression names a basis row out of range")
 		}
 	}
-	r := &regressFit{basisRows: w.BasisRows, coef: w.Coef, labels: y, pred: w.Pred, cv: w.CV, f: f}
+	r := &regressFit{basisRows: w.BasisRows, coef: w.Coef, labels: y, pred: w.Pred, cv: w.CV, f: f, trainMSE: w.TrainMSE}
 	for i, name := range w.FigNames {
 		r.figures = append(r.figures, [2]any{name, w.FigValues[i]})
 	}
-	return r, nil
+	if !inPieces {
+		return r, nil
+	}
+	r.pieces = pieces{out: idx, in: s.t.chunkReader(idx), sum: s.sum, checked: f.snap.token}
+	return r, r.pieces.in.verify()
 }
 
 var _ fitEncoder = (*regressFit)(nil)

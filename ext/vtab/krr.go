@@ -3,7 +3,11 @@ package vtab
 import (
 	"errors"
 	"fmt"
+	"math"
+	"slices"
+
 	"github.com/ksql/ksql/internal/dense"
+	"github.com/ksql/ksql/internal/kernels"
 	"strings"
 
 	"github.com/ksql/ksql/internal/kpca"
@@ -181,6 +185,13 @@ func (m *krrModel) fitStreamed(f *fitting, y []float64) (fitted, error) {
 	if r.coef, err = krr.FinishNystrom(total, W, m.alpha, f.err); err != nil {
 		return nil, krrError(f, err)
 	}
+	out, err := f.outputs("krr_predictions", 1)
+	if err != nil {
+		return nil, err
+	}
+	if out != nil {
+		return r, predictTo(f, r, out, basis, marks)
+	}
 	r.pred = make([]float64, n)
 	err = f.streamKernel(basis, marks, nil, func(b *passBlock, lo, rows int) error {
 		for i := range rows {
@@ -192,6 +203,39 @@ func (m *krrModel) fitStreamed(f *fitting, y []float64) (fitted, error) {
 		return nil, krrError(f, err)
 	}
 	return r, nil
+}
+
+// predictTo is the predictions' pass of a fit being stored: each block's
+// predictions go, in order, to the shadow table's pieces (chunks.go), not
+// to memory, checked finite and their squared errors added in the order
+// mse adds them, so that train_mse is the same bits.
+func predictTo(f *fitting, r *regressFit, out *chunkWriter, basis []kernels.Object, marks []int) error {
+	nl := len(marks)
+	var sse float64
+	err := f.streamKernel(basis, marks, func() any { return new([]float64) }, func(b *passBlock, lo, rows int) error {
+		p := b.aux.(*[]float64)
+		*p = slices.Grow((*p)[:0], rows)[:rows]
+		for i := range rows {
+			(*p)[i] = krr.Predict(r.coef, b.C[i*nl:(i+1)*nl])
+		}
+		return nil
+	}, func(b *passBlock) error {
+		p := *b.aux.(*[]float64)
+		for i, v := range p {
+			o := b.idx[i]
+			if math.IsInf(v, 0) || math.IsNaN(v) {
+				return overflowFailure(f, o, v, r.labels)
+			}
+			sse += (v - r.labels[o]) * (v - r.labels[o])
+		}
+		return out.add(p)
+	}, krr.BlockError)
+	if err != nil {
+		return krrError(f, err)
+	}
+	idx, err := out.finish()
+	r.pieces, r.trainMSE = pieces{out: idx}, sse/float64(len(r.labels))
+	return err
 }
 
 // krrNystromBytes is a Nyström fit's memory with its n×m kernel values held.

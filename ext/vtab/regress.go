@@ -128,14 +128,41 @@ type regressFit struct {
 	pred, cv  []float64 // cv nil without folds=
 	figures   [][2]any
 	f         *fitting // for the basis objects of predict; read-only after fit
+	// a streamed krr being stored keeps its predictions in the shadow
+	// table's pieces (pred nil), and their mean squared error
+	pieces   pieces
+	trainMSE float64
 }
 
+var _ piecewise = (*regressFit)(nil)
+var _ rowReader = (*regressFit)(nil)
+
 func (r *regressFit) stored(o int, dst []any) {
-	dst[0], dst[1] = r.labels[o], r.pred[o]
+	if err := r.storedRow(o, dst); err != nil {
+		panic(err) // model_search and checkShape see fits that hold their answers
+	}
+}
+
+func (r *regressFit) storedRow(o int, dst []any) error {
+	dst[0] = r.labels[o]
 	if r.cv != nil {
 		dst[2] = r.cv[o]
 	}
+	if r.pred != nil {
+		dst[1] = r.pred[o]
+		return nil
+	}
+	if r.pieces.in == nil {
+		return errors.New("the fit's predictions are in pieces not yet stored")
+	}
+	row, err := r.pieces.in.row(o)
+	if err == nil {
+		dst[1] = row[0]
+	}
+	return err
 }
+
+func (r *regressFit) pieceSet() *pieces { return &r.pieces }
 
 func (r *regressFit) predict(z *newObject, dst []any) error {
 	var basis []kernels.Object
@@ -204,7 +231,11 @@ func maxAbs(xs []float64) float64 {
 
 func (r *regressFit) report() [][2]any {
 	out := append([][2]any(nil), r.figures...)
-	out = append(out, [2]any{"train_mse", mse(r.pred, r.labels)})
+	if r.pred != nil {
+		out = append(out, [2]any{"train_mse", mse(r.pred, r.labels)})
+	} else {
+		out = append(out, [2]any{"train_mse", r.trainMSE})
+	}
 	if r.cv != nil {
 		out = append(out, [2]any{"cv_mse", mse(r.cv, r.labels)})
 	}
@@ -245,3 +276,7 @@ var (
 	_ boundedModel = (*kfdaModel)(nil)
 	_ boundedModel = (*tsneModel)(nil)
 )
+
+// shapeChecked: decodeRegress checks every size stored reads (predictions,
+// cross-validated answers, labels) against the snapshot.
+func (r *regressFit) shapeChecked() {}
