@@ -171,12 +171,20 @@ type svmNystromWire struct {
 	Pred      []int
 	Dec       []float64
 	CVPred    []int
+	// answers kept in pieces (svm_answers, chunks.go): no Pred, Dec or
+	// CVPred, and their accuracies
+	TrainAcc, CVAcc float64
 }
 
 func (fit *svmNystromFit) encode() ([]fitPart, error) {
 	var buf bytes.Buffer
-	err := gob.NewEncoder(&buf).Encode(svmNystromWire{fit.marks, fit.proj, fit.float32, fit.model, fit.pred, fit.dec, fit.cvPred})
-	return []fitPart{{name: "svm_nystrom", data: buf.Bytes()}}, err
+	err := gob.NewEncoder(&buf).Encode(svmNystromWire{fit.marks, fit.proj, fit.float32, fit.model, fit.pred, fit.dec, fit.cvPred,
+		fit.trainAcc, fit.cvAcc})
+	parts := []fitPart{{name: "svm_nystrom", data: buf.Bytes()}}
+	if fit.pieces.out != nil {
+		parts = append(parts, fit.pieces.out.part())
+	}
+	return parts, err
 }
 
 // decLength says whether a method=nystrom fit's stored decision values
@@ -204,12 +212,21 @@ func decodeSVMNystrom(m *svmModel, f *fitting, s *storedFit) (fitted, error) {
 	n := f.n()
 	mismatch := errors.New("the stored svm fit does not match its source")
 	marks, merr := kpca.SampleLandmarks(n, m.landmarks, m.seed)
-	if err != nil || merr != nil || w.Model == nil || w.Model.Validate() != nil || w.Model.Classes != len(classes) ||
-		!slices.Equal(w.Landmarks, marks) || len(w.Proj) != len(w.Landmarks)*w.Model.Dim ||
-		len(w.Pred) != n || !decLength(len(w.Dec), n, w.Model) || (w.CVPred != nil && len(w.CVPred) != n) || (w.CVPred != nil) != (m.folds > 0) {
+	fit.classes, fit.folds = classes, m.folds > 0
+	idx, ierr := chunkIndexOf(s, "svm_answers")
+	inPieces := idx != nil && w.Pred == nil && w.Dec == nil && w.CVPred == nil && idx.rows == n && idx.width == fit.answerWidth()
+	held := idx == nil && len(w.Pred) == n && w.Model != nil && decLength(len(w.Dec), n, w.Model) &&
+		(w.CVPred == nil || len(w.CVPred) == n) && (w.CVPred != nil) == fit.folds
+	if err != nil || merr != nil || ierr != nil || w.Model == nil || w.Model.Validate() != nil || w.Model.Classes != len(classes) ||
+		!slices.Equal(w.Landmarks, marks) || len(w.Proj) != len(w.Landmarks)*w.Model.Dim || !(inPieces || held) {
 		return nil, mismatch
 	}
-	fit.classes, fit.f = classes, f // the landmarks (the seed's own, so in range) are read when a new object needs them
+	fit.f = f // the landmarks (the seed's own, so in range) are read when a new object needs them
+	if inPieces {
+		fit.trainAcc, fit.cvAcc = w.TrainAcc, w.CVAcc
+		fit.pieces = pieces{out: idx, in: s.t.chunkReader(idx), sum: s.sum, checked: f.snap.token}
+		return fit, fit.pieces.in.verify()
+	}
 	if w.Model.Classes > 2 {
 		fit.dec = nil // stored by an earlier ksql, not read
 	}

@@ -71,9 +71,20 @@ type svmNystromFit struct {
 	proj    []float64 // M = U_r·Σ_r^(−1/2), landmarks × rank
 	float32 bool      // the features were held as float32 (past max_gram_bytes in float64)
 	pred    []int
-	dec     []float64 // Problems() per object
+	dec     []float64 // one per object with two classes, else nil
 	cvPred  []int
+	// a fit being stored keeps its answers (class, decision with two
+	// classes, cross-validated class with folds=) in the shadow table's
+	// pieces instead of pred, dec and cvPred, and their accuracies
+	pieces          pieces
+	trainAcc, cvAcc float64
+	folds           bool // cross-validated answers were made (folds=)
 }
+
+var _ piecewise = (*svmNystromFit)(nil)
+var _ rowReader = (*svmNystromFit)(nil)
+
+func (fit *svmNystromFit) pieceSet() *pieces { return &fit.pieces }
 
 func (m *svmModel) fitNystrom(f *fitting) (fitted, error) {
 	fit := &svmNystromFit{labels: f.extra("label"), maxIter: m.maxIter}
@@ -201,23 +212,91 @@ func nystromSolve[F float32 | float64](m *svmModel, f *fitting, fit *svmNystromF
 		if err != nil {
 			return err
 		}
-		fit.cvPred = make([]int, n)
+		fit.cvPred, fit.folds = make([]int, n), true
 		for g := 0; g < m.folds; g++ {
 			tr, test := cv.Split(fold, g)
 			model, err := linearFit(f, X, r, tr, y, k, opt)
 			if err != nil {
 				return err
 			}
-			if _, err := linearAnswers(f, model, X, test, fit.cvPred, nil); err != nil {
+			err = linearAnswers(f, model, X, test, func(i, c int, _ []float64) error {
+				fit.cvPred[i] = c
+				return nil
+			})
+			if err != nil {
 				return err
 			}
 		}
+	}
+	if out, err := f.outputs("svm_answers", fit.answerWidth()); err != nil || out != nil {
+		if err != nil {
+			return err
+		}
+		return fit.answersTo(f, X, out)
 	}
 	fit.pred = make([]int, n)
 	if k == 2 { // the decision column: NULL for more classes, so not kept
 		fit.dec = make([]float64, n)
 	}
-	_, err = linearAnswers(f, fit.model, X, nil, fit.pred, fit.dec)
+	return linearAnswers(f, fit.model, X, nil, func(i, c int, d []float64) error {
+		fit.pred[i] = c
+		if fit.dec != nil {
+			fit.dec[i] = d[0]
+		}
+		return nil
+	})
+}
+
+// answerWidth is how many values a stored row's answers take in pieces:
+// the class, the decision with two classes, the cross-validated class
+// with folds=.
+func (fit *svmNystromFit) answerWidth() int {
+	w := 1
+	if len(fit.classes) == 2 {
+		w++
+	}
+	if fit.folds {
+		w++
+	}
+	return w
+}
+
+// answersTo is the stored rows' answers of a fit being stored: written, in
+// order, to the shadow table's pieces (chunks.go), the accuracies counted
+// as accuracy counts them.
+func (fit *svmNystromFit) answersTo(f *fitting, X any, out *chunkWriter) error {
+	row := make([]float64, 0, fit.answerWidth())
+	right, cvRight := 0, 0
+	emit := func(i, c int, d []float64) error {
+		row = append(row[:0], float64(c))
+		if len(fit.classes) == 2 {
+			row = append(row, d[0])
+		}
+		if compareValues(fit.classes[c], fit.labels[i]) == 0 {
+			right++
+		}
+		if fit.cvPred != nil {
+			row = append(row, float64(fit.cvPred[i]))
+			if compareValues(fit.classes[fit.cvPred[i]], fit.labels[i]) == 0 {
+				cvRight++
+			}
+		}
+		return out.add(row)
+	}
+	var err error
+	switch X := X.(type) {
+	case []float64:
+		err = linearAnswers(f, fit.model, X, nil, emit)
+	case []float32:
+		err = linearAnswers(f, fit.model, X, nil, emit)
+	}
+	if err != nil {
+		return err
+	}
+	idx, err := out.finish()
+	n := math.Max(1, float64(len(fit.labels)))
+	fit.pieces, fit.trainAcc, fit.cvAcc = pieces{out: idx}, float64(right)/n, float64(cvRight)/n
+	fit.cvPred = nil
 	return err
 }
 
@@ -234,9 +313,9 @@ func linearFit[F float32 | float64](f *fitting, X []F, r int, rows, y []int, k i
 	return model, nil
 }
 
-// linearAnswers predicts the rows given (nil: all) from their features,
-// setting pred[row] and, when dec is not nil, the row's decision values.
-func linearAnswers[F float32 | float64](f *fitting, model *svm.LinearModel, X []F, rows []int, pred []int, dec []float64) (int, error) {
+// linearAnswers predicts the rows given (nil: all, in order) from their
+// features, handing emit each row's index, class and decision values.
+func linearAnswers[F float32 | float64](f *fitting, model *svm.LinearModel, X []F, rows []int, emit func(i, class int, d []float64) error) error {
 	r, np := model.Dim, model.Problems()
 	x, d := make([]float64, r), make([]float64, np)
 	n := len(X) / r
@@ -253,35 +332,62 @@ func linearAnswers[F float32 | float64](f *fitting, model *svm.LinearModel, X []
 			x[j] = float64(v)
 		}
 		if err := model.Decision(x, d); err != nil {
-			return 0, err
+			return err
 		}
 		if j := firstNonFinite(d); j >= 0 {
-			return 0, fitFailure{fmt.Errorf("the decision value of row id %s is %v; svm needs finite values (%s)",
+			return fitFailure{fmt.Errorf("the decision value of row id %s is %v; svm needs finite values (%s)",
 				idText(f.snap.id(f.snap.rowOf(i))), d[j], finiteHint)}
 		}
-		pred[i] = model.Vote(d)
-		if dec != nil {
-			copy(dec[i*np:(i+1)*np], d)
+		if err := emit(i, model.Vote(d), d); err != nil {
+			return err
 		}
 		if t%4096 == 4095 {
 			if err := f.err(); err != nil {
-				return 0, err
+				return err
 			}
 		}
 	}
-	return count, nil
+	return nil
 }
 
 func (fit *svmNystromFit) stored(o int, dst []any) {
-	var dec []float64
-	if fit.dec != nil {
-		dec = fit.dec[o : o+1]
+	if err := fit.storedRow(o, dst); err != nil {
+		panic(err) // model_search and checkShape see fits that hold their answers
 	}
-	fit.answer(fit.pred[o], dec, dst)
+}
+
+func (fit *svmNystromFit) storedRow(o int, dst []any) error {
 	dst[0] = fit.labels[o]
-	if fit.cvPred != nil {
-		dst[3] = fit.classes[fit.cvPred[o]]
+	if fit.pred != nil {
+		var dec []float64
+		if fit.dec != nil {
+			dec = fit.dec[o : o+1]
+		}
+		fit.answer(fit.pred[o], dec, dst)
+		if fit.cvPred != nil {
+			dst[3] = fit.classes[fit.cvPred[o]]
+		}
+		return nil
 	}
+	if fit.pieces.in == nil {
+		return errors.New("the fit's answers are in pieces not yet stored")
+	}
+	row, err := fit.pieces.in.row(o)
+	if err != nil {
+		return err
+	}
+	class, cv := int(row[0]), 0
+	if fit.folds {
+		cv = int(row[len(row)-1])
+	}
+	if class < 0 || class >= len(fit.classes) || cv < 0 || cv >= len(fit.classes) {
+		return errors.New("the stored svm fit predicts a class out of range")
+	}
+	fit.answer(class, row[1:], dst)
+	if fit.folds {
+		dst[3] = fit.classes[cv]
+	}
+	return nil
 }
 
 func (fit *svmNystromFit) predict(z *newObject, dst []any) error {
@@ -335,9 +441,17 @@ func (fit *svmNystromFit) report() [][2]any {
 			[2]any{"dual_objective" + key, m.Dual[p]}, [2]any{"primal_objective" + key, m.Primal[p]},
 			[2]any{"intercept" + key, m.W[(p+1)*(m.Dim+1)-1]})
 	}
-	out = append(out, [2]any{"training_accuracy", accuracy(fit.classes, fit.pred, fit.labels)})
-	if fit.cvPred != nil {
-		out = append(out, [2]any{"cv_accuracy", accuracy(fit.classes, fit.cvPred, fit.labels)})
+	switch {
+	case fit.pred == nil:
+		out = append(out, [2]any{"training_accuracy", fit.trainAcc})
+		if fit.folds {
+			out = append(out, [2]any{"cv_accuracy", fit.cvAcc})
+		}
+	default:
+		out = append(out, [2]any{"training_accuracy", accuracy(fit.classes, fit.pred, fit.labels)})
+		if fit.cvPred != nil {
+			out = append(out, [2]any{"cv_accuracy", accuracy(fit.classes, fit.cvPred, fit.labels)})
+		}
 	}
 	for p, ok := range m.Converged {
 		if !ok {
