@@ -87,6 +87,22 @@ type pieces struct {
 	checked string
 }
 
+// row reads row o's values from the pieces of a restored fit.
+func (p *pieces) row(o int) ([]float64, error) {
+	if p.in == nil {
+		return nil, errors.New("the fit's outputs are in pieces not yet stored")
+	}
+	return p.in.row(o)
+}
+
+// mustRow is stored for a rowReader: the callers of stored (model_search,
+// checkShape) see fits that hold their outputs, which cannot fail.
+func mustRow(r rowReader, o int, dst []any) {
+	if err := r.storedRow(o, dst); err != nil {
+		panic(err)
+	}
+}
+
 // rowReader is a fit whose stored rows may have to be read from the
 // shadow table first, which can fail; the cursor asks it instead of
 // calling stored.

@@ -288,11 +288,7 @@ func componentsError(e *kpca.ComponentsError) error {
 // reads nothing else.
 func (f *kpcaFit) shapeChecked() {}
 
-func (f *kpcaFit) stored(o int, dst []any) {
-	if err := f.storedRow(o, dst); err != nil {
-		panic(err) // model_search and checkShape see fits that hold their projections
-	}
-}
+func (f *kpcaFit) stored(o int, dst []any) { mustRow(f, o, dst) }
 
 func (f *kpcaFit) storedRow(o int, dst []any) error {
 	if f.model.HoldsProjections() {
@@ -301,10 +297,7 @@ func (f *kpcaFit) storedRow(o int, dst []any) error {
 		}
 		return nil
 	}
-	if f.pieces.in == nil {
-		return errors.New("the fit's projections are in pieces not yet stored")
-	}
-	row, err := f.pieces.in.row(o)
+	row, err := f.pieces.row(o)
 	if err != nil {
 		return err
 	}

@@ -137,11 +137,7 @@ type regressFit struct {
 var _ piecewise = (*regressFit)(nil)
 var _ rowReader = (*regressFit)(nil)
 
-func (r *regressFit) stored(o int, dst []any) {
-	if err := r.storedRow(o, dst); err != nil {
-		panic(err) // model_search and checkShape see fits that hold their answers
-	}
-}
+func (r *regressFit) stored(o int, dst []any) { mustRow(r, o, dst) }
 
 func (r *regressFit) storedRow(o int, dst []any) error {
 	dst[0] = r.labels[o]
@@ -152,10 +148,7 @@ func (r *regressFit) storedRow(o int, dst []any) error {
 		dst[1] = r.pred[o]
 		return nil
 	}
-	if r.pieces.in == nil {
-		return errors.New("the fit's predictions are in pieces not yet stored")
-	}
-	row, err := r.pieces.in.row(o)
+	row, err := r.pieces.row(o)
 	if err == nil {
 		dst[1] = row[0]
 	}

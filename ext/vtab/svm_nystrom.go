@@ -350,11 +350,7 @@ func linearAnswers[F float32 | float64](f *fitting, model *svm.LinearModel, X []
 	return nil
 }
 
-func (fit *svmNystromFit) stored(o int, dst []any) {
-	if err := fit.storedRow(o, dst); err != nil {
-		panic(err) // model_search and checkShape see fits that hold their answers
-	}
-}
+func (fit *svmNystromFit) stored(o int, dst []any) { mustRow(fit, o, dst) }
 
 func (fit *svmNystromFit) storedRow(o int, dst []any) error {
 	dst[0] = fit.labels[o]
@@ -369,10 +365,7 @@ func (fit *svmNystromFit) storedRow(o int, dst []any) error {
 		}
 		return nil
 	}
-	if fit.pieces.in == nil {
-		return errors.New("the fit's answers are in pieces not yet stored")
-	}
-	row, err := fit.pieces.in.row(o)
+	row, err := fit.pieces.row(o)
 	if err != nil {
 		return err
 	}
