@@ -576,7 +576,7 @@ func (c *modelCursor) filter(idxStr string, vals []any) error {
 	return nil
 }
 
-// row is the snapshot row at the cursor.
+// at is the snapshot row at the cursor.
 func (c *modelCursor) at() int {
 	if c.all {
 		return c.pos

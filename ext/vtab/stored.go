@@ -20,8 +20,11 @@ import (
 // marks the shadow table as the table's own), 'arguments' (the module
 // arguments the fit was made with), 'source_sha256' (the hash of the
 // source content the fit was made on) and 'checksum' (SHA-256 over every
-// other part's name and data). It is written when the table is created
-// and by INSERT INTO t(t) VALUES ('refit'); nothing else writes it.
+// other part's name and data). Outputs that grow with the source (a
+// Nyström fit's projections or answers) are parts of their own, written
+// in pieces as the fit computes them and checked by hashes the checksum
+// covers (chunks.go). It is written when the table is created and by
+// INSERT INTO t(t) VALUES ('refit'); nothing else writes it.
 //
 // A connection that opens the table (a reopened database, a new process)
 // answers from the stored fit, without refitting, while the arguments are
