@@ -155,7 +155,8 @@ func (s *wrappedStmt) QueryContext(ctx context.Context, args []driver.NamedValue
 func QueryVia(raw driver.QueryerContext) QueryFunc { return queryVia(raw, false) }
 
 // QueryViaOwned is QueryVia for a driver whose rows hand out []byte values
-// that the caller owns (modernc.org/sqlite allocates each one), so that
+// that the caller owns (modernc.org/sqlite and mattn/go-sqlite3 allocate
+// each one), so that
 // they are not copied again: a source of a million vectors would copy a
 // quarter of a gigabyte for nothing.
 func QueryViaOwned(raw driver.QueryerContext) QueryFunc { return queryVia(raw, true) }

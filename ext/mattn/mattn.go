@@ -25,7 +25,9 @@ type Driver struct{}
 func (d *Driver) Open(name string) (driver.Conn, error) {
 	var hc *host.Conn
 	inner := &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
-		hc = catalog.Extension.NewConn(host.QueryVia(c))
+		// mattn's rows hand out BLOBs from C.GoBytes, fresh each time:
+		// ours to keep, not to copy again (a BLOB source's every pass)
+		hc = catalog.Extension.NewConn(host.QueryViaOwned(c))
 		if db, err := dbHandle(c); err == nil {
 			hc.SetSettled(func() bool { return loadable.Settled(db) })
 		}
