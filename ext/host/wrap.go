@@ -156,9 +156,8 @@ func QueryVia(raw driver.QueryerContext) QueryFunc { return queryVia(raw, false)
 
 // QueryViaOwned is QueryVia for a driver whose rows hand out []byte values
 // that the caller owns (modernc.org/sqlite and mattn/go-sqlite3 allocate
-// each one), so that
-// they are not copied again: a source of a million vectors would copy a
-// quarter of a gigabyte for nothing.
+// each one), so that they are not copied again: a source of a million
+// vectors would copy a quarter of a gigabyte for nothing.
 func QueryViaOwned(raw driver.QueryerContext) QueryFunc { return queryVia(raw, true) }
 
 func queryVia(raw driver.QueryerContext, owned bool) QueryFunc {
