@@ -1,7 +1,6 @@
 package vtab
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/ksql/ksql/internal/kernels"
@@ -57,8 +56,7 @@ func (f *fitting) landmarkObjects(marks []int) ([]kernels.Object, error) {
 		d := vecDim{obj: marks[0], len: basis[0].Vec.Len()}
 		for l, o := range basis {
 			if o.Vec.Len() != d.len {
-				return nil, fmt.Errorf("row id %s has a vector of %d elements but row id %s has %d; all vectors must have the same length",
-					idText(snap.id(snap.rowOf(marks[l]))), o.Vec.Len(), idText(snap.id(snap.rowOf(d.obj))), d.len)
+				return nil, vecLengthError(snap.id(snap.rowOf(marks[l])), o.Vec.Len(), snap.id(snap.rowOf(d.obj)), d.len)
 			}
 		}
 		f.dim = &d

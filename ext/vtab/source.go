@@ -699,8 +699,7 @@ func (s *source) build(flat []any, width int, feats []float64) (*snapshot, error
 			if d := o.Vec.Len(); dim < 0 {
 				dim, dimRow = d, r
 			} else if d != dim {
-				return nil, fmt.Errorf("row id %s has a vector of %d elements but row id %s has %d; all vectors must have the same length",
-					idText(id), d, idText(row(dimRow)[0]), dim)
+				return nil, vecLengthError(id, d, row(dimRow)[0], dim)
 			}
 		}
 		snap.obj[r] = len(snap.objs)
@@ -716,6 +715,13 @@ func (s *source) build(flat []any, width int, feats []float64) (*snapshot, error
 		snap.scale.applyAll(s.spec, snap.objs)
 	}
 	return snap, nil
+}
+
+// vecLengthError is the error of row id's vector of d elements where
+// row first's has want: a read, a pass and the landmarks find it.
+func vecLengthError(id any, d int, first any, want int) error {
+	return fmt.Errorf("row id %s has a vector of %d elements but row id %s has %d; all vectors must have the same length",
+		idText(id), d, idText(first), want)
 }
 
 // object decodes one object of the spec's domain. Values are owned by the

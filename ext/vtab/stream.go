@@ -201,8 +201,7 @@ func (f *fitting) decode(b *passBlock) error {
 		}
 		if f.dim != nil && s.spec.Domain() == kernels.VectorDomain {
 			if d := o.Vec.Len(); d != f.dim.len {
-				return fmt.Errorf("row id %s has a vector of %d elements but row id %s has %d; all vectors must have the same length",
-					idText(id), d, idText(snap.id(snap.rowOf(f.dim.obj))), f.dim.len)
+				return vecLengthError(id, d, snap.id(snap.rowOf(f.dim.obj)), f.dim.len)
 			}
 		}
 		b.objs[i] = o
