@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"sync"
 )
@@ -178,10 +177,7 @@ func (w *chunkWriter) flush() error {
 	if len(w.buf) == 0 {
 		return nil
 	}
-	w.raw = w.raw[:0]
-	for _, v := range w.buf {
-		w.raw = binary.LittleEndian.AppendUint64(w.raw, math.Float64bits(v))
-	}
+	w.raw = appendFloats(w.raw[:0], w.buf)
 	err := w.t.exec("INSERT INTO "+w.t.shadow().sql()+"(part, data) VALUES (?, ?)", chunkPart(w.idx.name, len(w.idx.hashes)), w.raw)
 	if err != nil {
 		return err
@@ -274,11 +270,7 @@ func (r *chunkReader) decode(i int, data []byte, found bool, dst []float64) ([]f
 		return nil, &badPiece{fmt.Errorf("piece %d of %s in %s is missing or changed (by hand, or by a 'refit' that a transaction rolled back)",
 			i, r.idx.name, r.t.shadow().name)}
 	}
-	dst = dst[:0]
-	for b := data; len(b) > 0; b = b[8:] {
-		dst = append(dst, math.Float64frombits(binary.LittleEndian.Uint64(b)))
-	}
-	return dst, nil
+	return readFloats(dst[:0], data), nil
 }
 
 // badPiece is a piece that is not the one its index lists.

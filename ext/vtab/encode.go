@@ -3,6 +3,7 @@ package vtab
 import (
 	"bytes"
 	"encoding"
+	"encoding/binary"
 	"encoding/gob"
 	"errors"
 	"fmt"
@@ -19,6 +20,24 @@ import (
 // The stored forms of each model's fit (see stored.go). A fit stores what
 // it computed; what the source itself holds (objects, labels) is re-read
 // from the source, whose unchanged hash proves it is the same.
+
+// appendFloats appends vs to b as little-endian float64 bits, the raw
+// form of the parts that hold many numbers (gob writes a float as a
+// reversed varint, slow to read back by the million).
+func appendFloats(b []byte, vs []float64) []byte {
+	for _, v := range vs {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+	}
+	return b
+}
+
+// readFloats appends to dst the float64s appendFloats wrote in b.
+func readFloats(dst []float64, b []byte) []float64 {
+	for ; len(b) >= 8; b = b[8:] {
+		dst = append(dst, math.Float64frombits(binary.LittleEndian.Uint64(b)))
+	}
+	return dst
+}
 
 func binaryPart(name string, m encoding.BinaryMarshaler) ([]fitPart, error) {
 	b, err := m.MarshalBinary()

@@ -501,10 +501,7 @@ func (sc *featureScale) applyAll(spec *kernels.Spec, objs []kernels.Object) {
 // the means and the standard deviations, little-endian.
 func (sc *featureScale) encode() []byte {
 	b := binary.LittleEndian.AppendUint64(nil, uint64(len(sc.mean)))
-	for _, x := range append(slices.Clone(sc.mean), sc.std...) {
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
-	}
-	return b
+	return appendFloats(appendFloats(b, sc.mean), sc.std)
 }
 
 // check compares a stored fit's 'scale' part with sc, the scaling of the

@@ -2,7 +2,6 @@ package vtab
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/gob"
 	"errors"
 	"fmt"
@@ -46,9 +45,7 @@ func gpFactorName(i int) string { return fmt.Sprintf("gp_factor_%04d", i) }
 func packUpper(U []float64, n int) []byte {
 	out := make([]byte, 0, 8*n*(n+1)/2)
 	for i := 0; i < n; i++ {
-		for _, v := range U[i*n+i : (i+1)*n] {
-			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(v))
-		}
+		out = appendFloats(out, U[i*n+i:(i+1)*n])
 	}
 	return out
 }
@@ -99,10 +96,8 @@ func gpFactor(s *storedFit, parts, n int) ([]float64, error) {
 	U := make([]float64, n*n)
 	for i := 0; i < n; i++ {
 		row := U[i*n+i : (i+1)*n]
-		for j := range row {
-			row[j] = math.Float64frombits(binary.LittleEndian.Uint64(packed))
-			packed = packed[8:]
-		}
+		readFloats(row[:0], packed[:8*len(row)])
+		packed = packed[8*len(row):]
 	}
 	return U, nil
 }
