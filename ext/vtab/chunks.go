@@ -69,6 +69,13 @@ func chunkIndexOf(s *storedFit, name string) (*chunkIndex, error) {
 	return x, nil
 }
 
+// restoredPieces is output idx of the stored fit s, for a restore on f's
+// snapshot: every piece read once and checked against the index.
+func (s *storedFit) restoredPieces(f *fitting, idx *chunkIndex) (pieces, error) {
+	p := pieces{out: idx, in: s.t.chunkReader(idx), sum: s.sum, checked: f.snap.token}
+	return p, p.in.verify()
+}
+
 // piecewise is a fit that may keep outputs in the shadow table's pieces.
 type piecewise interface {
 	pieceSet() *pieces

@@ -96,8 +96,8 @@ func decodeKPCA(mod model, f *fitting, s *storedFit) (fitted, error) {
 	case idx == nil || idx.rows != n || idx.width != m.Components():
 		return nil, errors.New("the stored kpca fit lacks its projections, or they are of another shape")
 	}
-	fit.pieces = pieces{out: idx, in: s.t.chunkReader(idx), sum: s.sum, checked: f.snap.token}
-	return fit, fit.pieces.in.verify()
+	fit.pieces, err = s.restoredPieces(f, idx)
+	return fit, err
 }
 
 func (f *mapFit) encode() ([]fitPart, error) { return binaryPart("kernel_map", f.m) }
@@ -243,8 +243,8 @@ func decodeSVMNystrom(m *svmModel, f *fitting, s *storedFit) (fitted, error) {
 	fit.f = f // the landmarks (the seed's own, so in range) are read when a new object needs them
 	if inPieces {
 		fit.trainAcc, fit.cvAcc = w.TrainAcc, w.CVAcc
-		fit.pieces = pieces{out: idx, in: s.t.chunkReader(idx), sum: s.sum, checked: f.snap.token}
-		return fit, fit.pieces.in.verify()
+		fit.pieces, err = s.restoredPieces(f, idx)
+		return fit, err
 	}
 	if w.Model.Classes > 2 {
 		fit.dec = nil // stored by an earlier ksql, not read
@@ -341,8 +341,8 @@ func decodeRegress(mod model, f *fitting, s *storedFit) (fitted, error) {
 	if !inPieces {
 		return r, nil
 	}
-	r.pieces = pieces{out: idx, in: s.t.chunkReader(idx), sum: s.sum, checked: f.snap.token}
-	return r, r.pieces.in.verify()
+	r.pieces, err = s.restoredPieces(f, idx)
+	return r, err
 }
 
 var _ fitEncoder = (*regressFit)(nil)
