@@ -5,8 +5,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
+
+	"github.com/ksql/ksql/internal/kernels"
 )
 
 // Outputs in pieces. A fit whose outputs grow with the source (kpca's
@@ -151,6 +154,28 @@ func (f *fitting) outputs(name string, width int) (*chunkWriter, error) {
 		return nil, err
 	}
 	return t.chunkWriter(name, width), nil
+}
+
+// streamTo is the pass of a fit being stored that computes an output:
+// each block's width values a row, set by each on a worker from the
+// block's kernel values against basis, are seen (nil: not) and written to
+// out on this goroutine in read order.
+func (f *fitting) streamTo(out *chunkWriter, basis []kernels.Object, marks []int, each func(b *passBlock, rows int, dst []float64) error,
+	seen func(b *passBlock, vals []float64) error, blockErr func(error, int) error) error {
+	width := out.idx.width
+	return f.streamKernel(basis, marks, func() any { return new([]float64) }, func(b *passBlock, _, rows int) error {
+		p := b.aux.(*[]float64)
+		*p = slices.Grow((*p)[:0], rows*width)[:rows*width]
+		return each(b, rows, *p)
+	}, func(b *passBlock) error {
+		p := *b.aux.(*[]float64)
+		if seen != nil {
+			if err := seen(b, p); err != nil {
+				return err
+			}
+		}
+		return out.add(p)
+	}, blockErr)
 }
 
 // chunkWriter writes one output in pieces as its rows come, in order.

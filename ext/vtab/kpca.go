@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -201,14 +200,11 @@ func (m *kpcaModel) fitStreamed(f *fitting) (fitted, error) {
 func (m *kpcaModel) finishTo(f *fitting, out *chunkWriter, W []float64, total *nystrom.Sums, basis []kernels.Object, marks []int, opt kpca.Options) (fitted, error) {
 	project := func(mean, coef []float64, signs *kpca.SignRule) error {
 		coefT := kpca.Transpose(coef, len(marks))
-		return f.streamKernel(basis, marks, func() any { return new([]float64) }, func(b *passBlock, lo, rows int) error {
-			p := b.aux.(*[]float64)
-			*p = slices.Grow((*p)[:0], rows*m.k)[:rows*m.k]
-			return kpca.ProjectRows(b.C, rows, mean, coefT, *p)
-		}, func(b *passBlock) error {
-			p := *b.aux.(*[]float64)
+		return f.streamTo(out, basis, marks, func(b *passBlock, rows int, dst []float64) error {
+			return kpca.ProjectRows(b.C, rows, mean, coefT, dst)
+		}, func(_ *passBlock, p []float64) error {
 			signs.Add(p)
-			return out.add(p)
+			return nil
 		}, kpca.BlockError)
 	}
 	model, err := kpca.FinishNystromTo(W, total, marks, project, opt)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/ksql/ksql/internal/dense"
 	"github.com/ksql/ksql/internal/kernels"
@@ -212,15 +211,12 @@ func (m *krrModel) fitStreamed(f *fitting, y []float64) (fitted, error) {
 func predictTo(f *fitting, r *regressFit, out *chunkWriter, basis []kernels.Object, marks []int) error {
 	nl := len(marks)
 	var sse float64
-	err := f.streamKernel(basis, marks, func() any { return new([]float64) }, func(b *passBlock, lo, rows int) error {
-		p := b.aux.(*[]float64)
-		*p = slices.Grow((*p)[:0], rows)[:rows]
+	err := f.streamTo(out, basis, marks, func(b *passBlock, rows int, dst []float64) error {
 		for i := range rows {
-			(*p)[i] = krr.Predict(r.coef, b.C[i*nl:(i+1)*nl])
+			dst[i] = krr.Predict(r.coef, b.C[i*nl:(i+1)*nl])
 		}
 		return nil
-	}, func(b *passBlock) error {
-		p := *b.aux.(*[]float64)
+	}, func(b *passBlock, p []float64) error {
 		for i, v := range p {
 			o := b.idx[i]
 			if math.IsInf(v, 0) || math.IsNaN(v) {
@@ -228,7 +224,7 @@ func predictTo(f *fitting, r *regressFit, out *chunkWriter, basis []kernels.Obje
 			}
 			sse += (v - r.labels[o]) * (v - r.labels[o])
 		}
-		return out.add(p)
+		return nil
 	}, krr.BlockError)
 	if err != nil {
 		return krrError(f, err)
