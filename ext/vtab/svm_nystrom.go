@@ -232,7 +232,7 @@ func nystromSolve[F float32 | float64](m *svmModel, f *fitting, fit *svmNystromF
 		if err != nil {
 			return err
 		}
-		return fit.answersTo(f, X, out)
+		return answersTo(fit, f, X, out)
 	}
 	fit.pred = make([]int, n)
 	if k == 2 { // the decision column: NULL for more classes, so not kept
@@ -264,7 +264,7 @@ func (fit *svmNystromFit) answerWidth() int {
 // answersTo is the stored rows' answers of a fit being stored: written, in
 // order, to the shadow table's pieces (chunks.go), the accuracies counted
 // as accuracy counts them.
-func (fit *svmNystromFit) answersTo(f *fitting, X any, out *chunkWriter) error {
+func answersTo[F float32 | float64](fit *svmNystromFit, f *fitting, X []F, out *chunkWriter) error {
 	row := make([]float64, 0, fit.answerWidth())
 	right, cvRight := 0, 0
 	emit := func(i, c int, d []float64) error {
@@ -283,14 +283,7 @@ func (fit *svmNystromFit) answersTo(f *fitting, X any, out *chunkWriter) error {
 		}
 		return out.add(row)
 	}
-	var err error
-	switch X := X.(type) {
-	case []float64:
-		err = linearAnswers(f, fit.model, X, nil, emit)
-	case []float32:
-		err = linearAnswers(f, fit.model, X, nil, emit)
-	}
-	if err != nil {
+	if err := linearAnswers(f, fit.model, X, nil, emit); err != nil {
 		return err
 	}
 	idx, err := out.finish()
