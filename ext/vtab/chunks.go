@@ -75,7 +75,7 @@ func chunkIndexOf(s *storedFit, name string) (*chunkIndex, error) {
 // restoredPieces is output idx of the stored fit s, for a restore on f's
 // snapshot: every piece read once and checked against the index.
 func (s *storedFit) restoredPieces(f *fitting, idx *chunkIndex) (pieces, error) {
-	p := pieces{out: idx, in: s.t.chunkReader(idx), sum: s.sum, checked: f.snap.token}
+	p := pieces{out: idx, in: s.t.chunkReader(idx), sum: s.sum, checked: f.snap.token, justRead: true}
 	return p, p.in.verify()
 }
 
@@ -88,12 +88,14 @@ type piecewise interface {
 // (nil: the fit holds its outputs), written there by the fit being stored
 // or read by a restored fit through in; sum is the checksum of the stored
 // fit it was restored from, and checked the database's state (fresh.go)
-// when the pieces were last found unchanged.
+// when the pieces were last found unchanged; justRead marks pieces the
+// statement's own restore has just read, which it need not read again.
 type pieces struct {
-	out     *chunkIndex
-	in      *chunkReader
-	sum     []byte
-	checked string
+	out      *chunkIndex
+	in       *chunkReader
+	sum      []byte
+	checked  string
+	justRead bool
 }
 
 // row reads row o's values from the pieces of a restored fit.
@@ -125,7 +127,7 @@ type rowReader interface {
 // reads them again whenever the database may have changed since they
 // were last found unchanged (token, fresh.go; "" always).
 func (t *modelTable) stillStored(p *pieces, token string) bool {
-	if token != "" && token == p.checked {
+	if p.justRead || token != "" && token == p.checked {
 		return true
 	}
 	var sum []byte

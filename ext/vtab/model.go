@@ -316,6 +316,9 @@ func (t *modelTable) current() (*snapshot, fitted, error) {
 		t.fits.done, t.loaded = false, false
 		snap, fit, err = t.currentFit()
 	}
+	if p, ok := fit.(piecewise); ok {
+		p.pieceSet().justRead = false // the next statement checks them again
+	}
 	return snap, fit, err
 }
 
