@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ksql/ksql/ext/host"
 	"github.com/ksql/ksql/ext/transducer"
@@ -94,7 +95,7 @@ func newSource(module string, opts options, extra ...extraColumn) (*source, erro
 		// The CTE's column list makes SQLite check that the query returns
 		// exactly these columns, and its body admits only a select-stmt.
 		cols := strings.Join(s.columnNames(), ", ")
-		s.sql = "WITH ksql_source(" + cols + ") AS (\n" + s.query + "\n) SELECT " + cols + " FROM ksql_source ORDER BY 1"
+		s.sql = "WITH ksql_source(" + cols + ") AS (\n" + s.query + "\n) SELECT " + cols + " FROM ksql_source" + orderByFirst
 		return s, nil
 	case !hasTable:
 		return nil, fmt.Errorf("missing argument table= (or query='SELECT id, object FROM ...')")
@@ -143,7 +144,7 @@ func (s *source) buildSQL() {
 	for _, col := range s.cols {
 		sel = append(sel, col.sql())
 	}
-	s.sql = "SELECT " + strings.Join(sel, ", ") + " FROM " + s.from.sql() + " ORDER BY 1"
+	s.sql = "SELECT " + strings.Join(sel, ", ") + " FROM " + s.from.sql() + orderByFirst
 }
 
 // inSchema makes an unqualified table= name mean the table of the virtual
@@ -392,6 +393,9 @@ type snapshot struct {
 	landMarks []int
 	landBasis []kernels.Object
 	landDim   *vecDim // the vector length the landmarks set (lean)
+	// landRead is what landmarksByID read for landBasis, until a pass
+	// has found those values at those rows.
+	landRead atomic.Pointer[landmarkRead]
 }
 
 // idKey identifies an id value with SQLite's equality: 1 and 1.0 are the

@@ -72,7 +72,13 @@ func (f *fitting) pass(want func(o int) bool, newAux func() any, work func(w int
 	}
 	o := par.NewOrdered("vtab.pass", 0, alloc, decodeWork, merge)
 	defer o.Close() // a panic below must not leave the workers waiting (Close is idempotent)
-	r := &passReader{f: f, o: o, h: s.newRowHash(), want: want}
+	r := &passReader{f: f, o: o, h: s.newRowHash(), want: want, marks: snap.landmarkCheck()}
+	checked := false
+	defer func() {
+		if !checked { // stopped early: landmarks read by id stay unproven
+			snap.landmarksChecked(r.marks, false)
+		}
+	}()
 	defer r.h.finish()
 	err := c.Query(s.sql, nil, r.row)
 	if err == nil {
@@ -95,6 +101,10 @@ func (f *fitting) pass(want func(o int) bool, newAux func() any, work func(w int
 	if err == nil && (sum != snap.hash || r.obj != snap.nobj()) {
 		err = errSourceChanged
 	}
+	checked = true
+	if !snap.landmarksChecked(r.marks, err == nil) && err == nil {
+		err = errSourceChanged
+	}
 	return err
 }
 
@@ -105,8 +115,9 @@ type passReader struct {
 	o         *par.Ordered[*passBlock]
 	h         *rowHash
 	want      func(o int) bool
-	b         *passBlock // the block being filled, nil between blocks
-	obj, rows int        // objects and rows seen
+	b         *passBlock    // the block being filled, nil between blocks
+	obj, rows int           // objects and rows seen
+	marks     *landmarkRead // landmarks read by id, to be found here (nil: none)
 }
 
 func (r *passReader) row(v []any) error {
@@ -120,7 +131,10 @@ func (r *passReader) row(v []any) error {
 	if !s.hasObject(v) {
 		return nil
 	}
-	if r.obj++; r.want != nil && !r.want(r.obj-1) {
+	if r.obj++; r.marks != nil {
+		r.marks.see(r.obj-1, v)
+	}
+	if r.want != nil && !r.want(r.obj-1) {
 		return nil
 	}
 	if r.b == nil {
