@@ -96,8 +96,10 @@ func (d *Driver) Open(name string) (driver.Conn, error) {
 	}
 	raw, err := s.drv.Open(name)
 	if err == nil {
-		s.hc = catalog.Extension.NewConn(host.QueryViaOwned(raw.(driver.QueryerContext)))
+		owned := host.QueryViaOwned(raw.(driver.QueryerContext))
+		s.hc = catalog.Extension.NewConn(owned)
 		s.hc.SetSettled(moderncSettled(raw))
+		s.hc.SetBorrow(moderncBorrow(raw, owned))
 		if !eponymousOnly(raw, s.eponymous) {
 			err = host.CreateEponymous(raw, s.eponymous)
 		}

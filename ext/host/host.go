@@ -37,8 +37,9 @@ type Conn struct {
 	// Config holds this connection's limits (see ksql_config).
 	Config *Config
 
-	query QueryFunc
-	ctx   atomic.Pointer[context.Context]
+	query  QueryFunc
+	borrow BorrowFunc // nil: QueryBorrowed goes through query
+	ctx    atomic.Pointer[context.Context]
 	// Stats counts events that tests and users can observe through
 	// ksql_config statistics.
 	Stats *Stats

@@ -179,10 +179,13 @@ type landmarkRead struct {
 	bad   bool // a landmark's row differed
 }
 
+// at is whether object o is the next landmark to meet.
+func (r *landmarkRead) at(o int) bool { return r.next < len(r.marks) && r.marks[r.next] == o }
+
 // see checks object o's columns (v, a row as read) against the landmark
 // read, if o is one.
 func (r *landmarkRead) see(o int, v []any) {
-	if r.next >= len(r.marks) || r.marks[r.next] != o {
+	if !r.at(o) {
 		return
 	}
 	for i, x := range r.vals[r.next] {

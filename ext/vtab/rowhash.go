@@ -21,61 +21,96 @@ import (
 // unchanged (the first statement on a reopened database) spent a quarter
 // of its time in SHA-256.
 type rowHash struct {
-	h     hash.Hash
-	buf   [9]byte
-	batch []any        // values waiting for the hasher
-	todo  chan []any   // full batches, in read order (nil once finished)
-	free  chan []any   // emptied batches
-	done  <-chan error // the hasher's end
-	err   error
+	h    hash.Hash
+	buf  [9]byte
+	cur  *hashJob      // rows waiting for the hasher
+	todo chan *hashJob // full batches, in read order (nil once finished)
+	free chan *hashJob // emptied batches
+	done <-chan error  // the hasher's end
+	err  error
 }
 
-// hashBatch is how many values a batch holds.
-const hashBatch = 4096
+// hashJob is a batch of rows for the hasher: values as Query gives them
+// (row), or rows a reader borrowed, already in the hash's encoding
+// (rowFrom). A batch holds one or the other.
+type hashJob struct {
+	vals []any
+	raw  []byte
+}
+
+// hashBatch is how many values a batch holds, hashRaw how many bytes.
+const (
+	hashBatch = 4096
+	hashRaw   = 1 << 16
+)
 
 // newRowHash starts a hash of s's rows; finish (or sum) must end it.
 func (s *source) newRowHash() *rowHash {
-	r := &rowHash{h: sha256.New(), todo: make(chan []any, 2), free: make(chan []any, 3)}
+	r := &rowHash{h: sha256.New(), todo: make(chan *hashJob, 2), free: make(chan *hashJob, 3)}
 	s.hashFeatures(r.h)
 	for range 2 {
-		r.free <- make([]any, 0, hashBatch)
+		r.free <- &hashJob{}
 	}
-	r.batch = make([]any, 0, hashBatch)
+	r.cur = &hashJob{}
 	todo := r.todo
 	r.done = par.Go("vtab.rowHash", func() (err error) {
-		for b := range todo { // drained to the end, whatever happens, so that row never waits forever
+		for j := range todo { // drained to the end, whatever happens, so that row never waits forever
 			if err == nil {
-				err = r.hashBatch(b)
+				err = r.hashJob(j)
 			}
-			clear(b) // the values may go
-			r.free <- b[:0]
+			clear(j.vals) // the values may go
+			j.vals, j.raw = j.vals[:0], j.raw[:0]
+			r.free <- j
 		}
 		return err
 	})
 	return r
 }
 
-// hashBatch hashes one batch, a panic returned as an error.
-func (r *rowHash) hashBatch(b []any) (err error) {
+// hashJob hashes one batch, a panic returned as an error.
+func (r *rowHash) hashJob(j *hashJob) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("internal error hashing the source: %v", p)
 		}
 	}()
-	for _, x := range b {
+	for _, x := range j.vals {
 		r.put(x)
 	}
+	r.h.Write(j.raw)
 	return nil
 }
 
 // row hashes a row as read; the values are the caller's to keep (the
 // slice may be reused).
 func (r *rowHash) row(v []any) {
-	r.batch = append(r.batch, v...)
-	if len(r.batch) >= hashBatch {
-		r.todo <- r.batch
-		r.batch = <-r.free
+	if len(r.cur.raw) > 0 {
+		r.flush()
 	}
+	r.cur.vals = append(r.cur.vals, v...)
+	if len(r.cur.vals) >= hashBatch {
+		r.flush()
+	}
+}
+
+// rowFrom hashes the first width values of a borrowed row as row would
+// hash them, copying their bytes into the batch.
+func (r *rowHash) rowFrom(row host.Row, width int) {
+	if len(r.cur.vals) > 0 {
+		r.flush()
+	}
+	for i := range width {
+		r.cur.raw = appendHashed(r.cur.raw, row, i)
+	}
+	if len(r.cur.raw) >= hashRaw {
+		r.flush()
+	}
+}
+
+// flush hands the batch being filled to the hasher.
+func (r *rowHash) flush() {
+	r.todo <- r.cur
+	r.cur = <-r.free
 }
 
 // finish hands the hasher the last batch and waits for it; calling it
@@ -84,13 +119,31 @@ func (r *rowHash) finish() error {
 	if r.todo == nil {
 		return r.err
 	}
-	if len(r.batch) > 0 {
-		r.todo <- r.batch
+	if len(r.cur.vals) > 0 || len(r.cur.raw) > 0 {
+		r.todo <- r.cur
 	}
 	close(r.todo)
-	r.todo, r.batch = nil, nil
+	r.todo, r.cur = nil, nil
 	r.err = <-r.done
 	return r.err
+}
+
+// appendHashed appends value i of row in put's encoding.
+func appendHashed(dst []byte, row host.Row, i int) []byte {
+	switch k := row.Kind(i); k {
+	case host.Integer:
+		return binary.LittleEndian.AppendUint64(append(dst, 1), uint64(row.Int(i)))
+	case host.Float:
+		return binary.LittleEndian.AppendUint64(append(dst, 2), math.Float64bits(row.Float(i)))
+	case host.Text, host.Blob:
+		b := row.Bytes(i)
+		tag := byte(3)
+		if k == host.Blob {
+			tag = 4
+		}
+		return append(binary.LittleEndian.AppendUint64(append(dst, tag), uint64(len(b))), b...)
+	}
+	return append(dst, 0)
 }
 
 func (r *rowHash) put(v any) {

@@ -617,28 +617,48 @@ func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) err
 	var lean leanRows   // a lean read's rows, kept column by column
 	objects, rows := 0, 0
 	var tooMany error
-	err = c.Query(s.sql, nil, func(v []any) error {
+	// count counts a row as read; an error stops the read.
+	count := func(hasObject bool) error {
 		if rows++; rows%1024 == 0 {
 			if err := c.Err(); err != nil {
 				return err
 			}
 		}
-		if s.hasObject(v) {
+		if hasObject {
 			objects++
 			if bound != nil && tooMany == nil {
 				tooMany = bound(objects)
 			}
 		}
-		h.row(v)
-		if tooMany == nil && s.lean {
-			return lean.add(s, v)
-		} else if tooMany == nil && s.features != nil {
-			flat = s.keepFeatures(flat, v, &feats)
-		} else if tooMany == nil {
-			flat = append(flat, v...) // the values are ours; the slice may be reused
-		}
 		return nil
-	})
+	}
+	if s.lean && s.features == nil { // ids and extras kept, objects not: borrow the rows
+		err = c.QueryBorrowed(s.sql, func(row host.Row) error {
+			if err := count(row.Kind(1) != host.Null); err != nil {
+				return err
+			}
+			h.rowFrom(row, width)
+			if tooMany == nil {
+				return lean.addRow(s, row, width)
+			}
+			return nil
+		})
+	} else {
+		err = c.Query(s.sql, nil, func(v []any) error {
+			if err := count(s.hasObject(v)); err != nil {
+				return err
+			}
+			h.row(v)
+			if tooMany == nil && s.lean {
+				return lean.add(s, v)
+			} else if tooMany == nil && s.features != nil {
+				flat = s.keepFeatures(flat, v, &feats)
+			} else if tooMany == nil {
+				flat = append(flat, v...) // the values are ours; the slice may be reused
+			}
+			return nil
+		})
+	}
 	if err != nil {
 		if errors.Is(err, host.ErrInterrupted) || c.Err() != nil {
 			return nil, host.ErrInterrupted
@@ -828,13 +848,11 @@ func (l *leanRows) add(s *source, v []any) error {
 		}
 		return nil
 	}
-	r := l.n
-	l.n++
-	if x, ok := id.(int64); ok && l.ids == nil && (r == 0 || x > l.ints[r-1]) {
+	if x, ok := id.(int64); ok && l.ids == nil && (l.n == 0 || x > l.ints[l.n-1]) {
 		l.ints = append(l.ints, x)
 	} else {
 		if l.ids == nil {
-			l.ids = make([]any, r, max(2*r, 16))
+			l.ids = make([]any, l.n, max(2*l.n, 16))
 			for i, x := range l.ints {
 				l.ids[i] = x
 			}
@@ -842,8 +860,40 @@ func (l *leanRows) add(s *source, v []any) error {
 		}
 		l.ids = append(l.ids, id)
 	}
+	l.place(s.hasObject(v))
+	l.extras(len(s.extra))
+	for i, x := range v[1+s.objectWidth():] {
+		l.extra[i] = append(l.extra[i], x)
+	}
+	return nil
+}
+
+// addRow is add for a borrowed row of a source without columns= (width
+// values: id, object, extras), which costs no allocation while the ids
+// are ascending INTEGERs.
+func (l *leanRows) addRow(s *source, row host.Row, width int) error {
+	if l.ids != nil || row.Kind(0) != host.Integer || (l.n > 0 && row.Int(0) <= l.ints[l.n-1]) {
+		v := make([]any, width)
+		for i := range v {
+			v[i] = row.Value(i)
+		}
+		return l.add(s, v)
+	}
+	l.ints = append(l.ints, row.Int(0))
+	l.place(row.Kind(1) != host.Null)
+	l.extras(width - 2)
+	for i := 2; i < width; i++ {
+		l.extra[i-2] = append(l.extra[i-2], row.Value(i))
+	}
+	return nil
+}
+
+// place counts a row whose id is kept, with an object or not.
+func (l *leanRows) place(hasObject bool) {
+	r := l.n
+	l.n++
 	o := -1
-	if s.hasObject(v) {
+	if hasObject {
 		o = l.nobj
 		l.nobj++
 	}
@@ -859,13 +909,13 @@ func (l *leanRows) add(s *source, v []any) error {
 			l.rows = append(l.rows, r)
 		}
 	}
+}
+
+// extras makes the extra columns' slices on the first row.
+func (l *leanRows) extras(n int) {
 	if l.extra == nil {
-		l.extra = make([][]any, len(s.extra))
+		l.extra = make([][]any, n)
 	}
-	for i, x := range v[1+s.objectWidth():] {
-		l.extra[i] = append(l.extra[i], x)
-	}
-	return nil
 }
 
 // snapshot is the lean snapshot of the rows kept, its ids checked;

@@ -40,6 +40,12 @@ type passBlock struct {
 	aux   any       // the fit's own per-block scratch
 	flat  []any     // keepFeatures' scratch
 	cross kernels.CrossWork
+	// A block read from borrowed rows (passReader.rowFrom) keeps its TEXT
+	// and BLOB objects' bytes in arena, object i's ending at ends[i]
+	// (vals[i] nil until decode); kinds is empty otherwise.
+	kinds []host.Kind
+	arena []byte
+	ends  []int
 }
 
 // pass hands the objects for which want(o) holds (nil: all) to work on
@@ -80,7 +86,13 @@ func (f *fitting) pass(want func(o int) bool, newAux func() any, work func(w int
 		}
 	}()
 	defer r.h.finish()
-	err := c.Query(s.sql, nil, r.row)
+	var err error
+	if s.features == nil && want == nil { // every object, as the driver lends it
+		r.width = 2 + len(s.extra)
+		err = c.QueryBorrowed(s.sql, r.rowFrom)
+	} else {
+		err = c.Query(s.sql, nil, r.row)
+	}
 	if err == nil {
 		r.submit()
 	}
@@ -118,6 +130,7 @@ type passReader struct {
 	b         *passBlock    // the block being filled, nil between blocks
 	obj, rows int           // objects and rows seen
 	marks     *landmarkRead // landmarks read by id, to be found here (nil: none)
+	width     int           // the values of a borrowed row (rowFrom)
 }
 
 func (r *passReader) row(v []any) error {
@@ -137,15 +150,10 @@ func (r *passReader) row(v []any) error {
 	if r.want != nil && !r.want(r.obj-1) {
 		return nil
 	}
-	if r.b == nil {
-		b, err := r.o.Next()
-		if err != nil {
-			return err
-		}
-		b.idx, b.vals, b.feats = b.idx[:0], b.vals[:0], b.feats[:0]
-		r.b = b
+	b, err := r.block()
+	if err != nil {
+		return err
 	}
-	b := r.b
 	b.idx = append(b.idx, r.obj-1)
 	if s.features != nil {
 		b.flat = s.keepFeatures(b.flat[:0], v, &b.feats)
@@ -157,6 +165,55 @@ func (r *passReader) row(v []any) error {
 		r.submit()
 	}
 	return nil
+}
+
+// rowFrom is row for a borrowed row of a source without columns=, read
+// by a pass over every object: the object's bytes are copied into the
+// block's arena, and decoded, as row's values are, on a worker.
+func (r *passReader) rowFrom(row host.Row) error {
+	if r.rows++; r.rows%1024 == 0 {
+		if err := r.f.hc.Err(); err != nil {
+			return err
+		}
+	}
+	r.h.rowFrom(row, r.width)
+	k := row.Kind(1)
+	if k == host.Null {
+		return nil
+	}
+	if r.obj++; r.marks != nil && r.marks.at(r.obj-1) {
+		r.marks.see(r.obj-1, []any{nil, row.Value(1)})
+	}
+	b, err := r.block()
+	if err != nil {
+		return err
+	}
+	b.idx, b.kinds = append(b.idx, r.obj-1), append(b.kinds, k)
+	if k == host.Text || k == host.Blob {
+		b.arena = append(b.arena, row.Bytes(1)...)
+		b.vals = append(b.vals, nil)
+	} else {
+		b.vals = append(b.vals, row.Value(1))
+	}
+	b.ends = append(b.ends, len(b.arena))
+	if len(b.idx) == streamRows {
+		r.submit()
+	}
+	return nil
+}
+
+// block is the block being filled, a new one when none is.
+func (r *passReader) block() (*passBlock, error) {
+	if r.b == nil {
+		b, err := r.o.Next()
+		if err != nil {
+			return nil, err
+		}
+		b.idx, b.vals, b.feats = b.idx[:0], b.vals[:0], b.feats[:0]
+		b.kinds, b.arena, b.ends = b.kinds[:0], b.arena[:0], b.ends[:0]
+		r.b = b
+	}
+	return r.b, nil
 }
 
 // submit hands the block being filled to the pipeline.
@@ -208,6 +265,9 @@ func (f *fitting) decode(b *passBlock) error {
 	s, snap := f.src, f.snap
 	b.objs = slices.Grow(b.objs[:0], len(b.vals))[:len(b.vals)]
 	for i, v := range b.vals {
+		if len(b.kinds) > 0 && v == nil {
+			v = b.object(i)
+		}
 		id := snap.id(snap.rowOf(b.idx[i]))
 		o, err := s.rowObject(v, b.feats)
 		if err != nil {
@@ -221,6 +281,21 @@ func (f *fitting) decode(b *passBlock) error {
 		b.objs[i] = o
 	}
 	return nil
+}
+
+// object is object i of a block read from borrowed rows: a BLOB is a view
+// of the arena, which the block keeps until it is merged (a float32 vector
+// decodes to a view of it); TEXT is copied, since a string may be kept.
+func (b *passBlock) object(i int) any {
+	lo := 0
+	if i > 0 {
+		lo = b.ends[i-1]
+	}
+	x := b.arena[lo:b.ends[i]:b.ends[i]]
+	if b.kinds[i] == host.Text {
+		return string(x)
+	}
+	return x
 }
 
 // crossBlock sets b.C to the kernel values of b's objects against basis
