@@ -169,6 +169,8 @@ func (m *kpcaModel) fitStreamed(f *fitting) (fitted, error) {
 	}
 	nl := len(marks)
 	total := kpca.NystromSums(W, nl)
+	lm := kpca.StartLandmarkMap(W, marks, f.err) // beside the sums pass
+	defer lm.Wait()                              // not left running when the pass fails
 	err = f.streamSums(basis, marks, total, func() *nystrom.Sums { return kpca.NystromSums(W, nl) }, nil, kpca.BlockError)
 	if err != nil {
 		return nil, f.fitError(kpcaError(err))
@@ -179,7 +181,7 @@ func (m *kpcaModel) fitStreamed(f *fitting) (fitted, error) {
 		return nil, err
 	}
 	if out != nil {
-		return m.finishTo(f, out, W, total, basis, marks, opt)
+		return m.finishTo(f, out, lm, total, basis, marks, opt)
 	}
 	project := func(mean, coef, proj []float64) error {
 		coefT := kpca.Transpose(coef, nl)
@@ -187,7 +189,7 @@ func (m *kpcaModel) fitStreamed(f *fitting) (fitted, error) {
 			return kpca.ProjectRows(b.C, rows, mean, coefT, proj[lo*m.k:(lo+rows)*m.k])
 		}, nil, kpca.BlockError)
 	}
-	model, err := kpca.FinishNystrom(W, total, marks, project, opt)
+	model, err := kpca.FinishNystrom(lm, total, marks, project, opt)
 	if err != nil {
 		return nil, f.fitError(kpcaError(err))
 	}
@@ -197,7 +199,7 @@ func (m *kpcaModel) fitStreamed(f *fitting) (fitted, error) {
 // finishTo is the projections' pass of a fit being stored: each block's
 // projections go, in order, to the shadow table's pieces (out), not to
 // memory.
-func (m *kpcaModel) finishTo(f *fitting, out *chunkWriter, W []float64, total *nystrom.Sums, basis []kernels.Object, marks []int, opt kpca.Options) (fitted, error) {
+func (m *kpcaModel) finishTo(f *fitting, out *chunkWriter, lm *kpca.LandmarkMap, total *nystrom.Sums, basis []kernels.Object, marks []int, opt kpca.Options) (fitted, error) {
 	project := func(mean, coef []float64, signs *kpca.SignRule) error {
 		coefT := kpca.Transpose(coef, len(marks))
 		return f.streamTo(out, basis, marks, func(b *passBlock, rows int, dst []float64) error {
@@ -207,7 +209,7 @@ func (m *kpcaModel) finishTo(f *fitting, out *chunkWriter, W []float64, total *n
 			return nil
 		}, kpca.BlockError)
 	}
-	model, err := kpca.FinishNystromTo(W, total, marks, project, opt)
+	model, err := kpca.FinishNystromTo(lm, total, marks, project, opt)
 	if err != nil {
 		return nil, f.fitError(kpcaError(err))
 	}

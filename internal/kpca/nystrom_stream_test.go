@@ -54,11 +54,11 @@ func fitNystromStream(n int, landmarks []int, block BlockFunc, opt Options, outs
 		}), landmarks)
 	}
 	if !outside {
-		mod, err := FinishNystrom(W, sums, landmarks, project, opt)
+		mod, err := FinishNystrom(StartLandmarkMap(W, landmarks, nil), sums, landmarks, project, opt)
 		return mod, nil, err
 	}
 	kept := make([]float64, n*k)
-	mod, err := FinishNystromTo(W, sums, landmarks, func(mean, coef []float64, signs *SignRule) error {
+	mod, err := FinishNystromTo(StartLandmarkMap(W, landmarks, nil), sums, landmarks, func(mean, coef []float64, signs *SignRule) error {
 		if err := project(mean, coef, kept); err != nil {
 			return err
 		}
