@@ -176,12 +176,14 @@ func (m *krrModel) fitStreamed(f *fitting, y []float64) (fitted, error) {
 		return nil, err
 	}
 	total := krr.NystromSums(nl)
+	pre := krr.StartWMap(W, nl, f.err) // beside the sums pass
+	defer pre.Wait()                   // not left running when the pass fails
 	if err := f.streamSums(basis, marks, total, func() *nystrom.Sums { return krr.NystromSums(nl) }, y, krr.BlockError); err != nil {
 		return nil, krrError(f, err)
 	}
 	r := &regressFit{labels: y, f: f, basisRows: marks,
 		figures: [][2]any{{"method", "nystrom"}, {"alpha", m.alpha}, {"landmarks", int64(nl)}}}
-	if r.coef, err = krr.FinishNystrom(total, W, m.alpha, f.err); err != nil {
+	if r.coef, err = krr.FinishNystrom(total, W, pre, m.alpha, f.err); err != nil {
 		return nil, krrError(f, err)
 	}
 	out, err := f.outputs("krr_predictions", 1)

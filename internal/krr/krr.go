@@ -12,7 +12,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ksql/ksql/internal/dense"
-	"github.com/ksql/ksql/internal/nystrom"
 )
 
 // ParamError is an argument out of its range.
@@ -170,19 +169,21 @@ func FitNystromWPolled(C, Wv []float64, y []float64, alpha float64, interrupt fu
 	}
 	cty := mat.NewVecDense(m, nil)
 	cty.MulVec(mat.NewDense(n, m, C).T(), mat.NewVecDense(n, y))
-	return fitMoments(CtC, cty.RawVector().Data, Wv, alpha, poll)
+	return fitMoments(CtC, cty.RawVector().Data, Wv, nil, alpha, poll)
 }
 
 // FitNystromMoments is FitNystromWPolled from CᵀC (m×m row-major, upper triangle
 // read) and Cᵀy instead of C and y, which a streaming fit accumulates over
 // blocks of rows without holding C.
 func FitNystromMoments(CtCv, Cty, Wv []float64, alpha float64) ([]float64, error) {
-	return fitMoments(CtCv, Cty, Wv, alpha, pollOrNone(nil))
+	return fitMoments(CtCv, Cty, Wv, nil, alpha, pollOrNone(nil))
 }
 
 // fitMoments is FitNystromMoments with poll: with thousands of landmarks
 // its eigendecomposition and products are seconds.
-func fitMoments(CtCv, Cty, Wv []float64, alpha float64, poll func() error) ([]float64, error) {
+// fitMoments solves for β from CᵀC, Cᵀy and W, whose map (U_r Λ_r^(−1/2))
+// pre may have begun already (nil: computed here).
+func fitMoments(CtCv, Cty, Wv []float64, pre *WMap, alpha float64, poll func() error) ([]float64, error) {
 	m := len(Cty)
 	if len(Wv) != m*m || len(CtCv) != m*m {
 		return nil, fmt.Errorf("krr: CᵀC has %d values and W %d for %d landmarks", len(CtCv), len(Wv), m)
@@ -195,7 +196,10 @@ func fitMoments(CtCv, Cty, Wv []float64, alpha float64, poll func() error) ([]fl
 			return nil, ErrNystromOverflow
 		}
 	}
-	M, _, err := nystrom.Map(append([]float64(nil), Wv...), m, 1e-12, poll) // U_r Λ_r^(−1/2), m×r
+	if pre == nil {
+		pre = StartWMap(Wv, m, poll)
+	}
+	M, err := pre.Wait() // U_r Λ_r^(−1/2), m×r
 	if errors.Is(err, dense.ErrNoConvergence) {
 		return nil, &SingularError{Alpha: alpha}
 	}

@@ -44,7 +44,7 @@ func TestStreamedSumsEqualInMemory(t *testing.T) {
 		sums.Add(part)
 		lo = hi
 	}
-	got, err := FinishNystrom(sums, W, 0.5, nil)
+	got, err := FinishNystrom(sums, W, nil, 0.5, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
