@@ -20,6 +20,10 @@ var pstrfBlock = 128
 // row chunk of the deferred exchanges, shared among workers.
 const pstrfCols, pstrfRows = 512, 64
 
+// pstrfStretch is the chunk of a long exchange's strided stretch
+// (swapStretch) that a worker takes.
+const pstrfStretch = 1024
+
 // pstrf is LAPACK's blocked pivoted Cholesky (Dpstrf, upper case) on the
 // upper triangle of a, PᵀAP = UᵀU with tolerance tol ≥ 0, returning the
 // rank and piv (0-based). Each panel of nb rows is factored left-looking
@@ -125,7 +129,9 @@ func (f *pstrfState) panel(k, jb int) (r int, done bool, err error) {
 		}
 		f.swap[j] = pvt
 		if j != pvt {
-			f.exchange(k, j, pvt)
+			if err := f.exchange(k, j, pvt); err != nil {
+				return 0, false, err
+			}
 		}
 		ajj = math.Sqrt(ajj)
 		a[j*lda+j] = ajj
@@ -142,7 +148,7 @@ func (f *pstrfState) panel(k, jb int) (r int, done bool, err error) {
 // from row k on: column entries of the panel's rows above j, the
 // diagonals, the rows past p, and the stretch between them, which is row
 // j against column p. Rows above k wait for exchangeRows.
-func (f *pstrfState) exchange(k, j, p int) {
+func (f *pstrfState) exchange(k, j, p int) error {
 	a, n, lda := f.a, f.n, f.lda
 	bi := blas64.Implementation()
 	a[p*lda+p], f.diag[p] = a[j*lda+j], f.diag[j]
@@ -150,9 +156,28 @@ func (f *pstrfState) exchange(k, j, p int) {
 	if p < n-1 {
 		bi.Dswap(n-p-1, a[j*lda+(p+1):], 1, a[p*lda+(p+1):], 1)
 	}
-	bi.Dswap(p-j-1, a[j*lda+(j+1):], 1, a[(j+1)*lda+p:], lda)
 	f.dots[j], f.dots[p] = f.dots[p], f.dots[j]
 	f.piv[j], f.piv[p] = f.piv[p], f.piv[j]
+	return f.swapStretch(j, p)
+}
+
+// swapStretch swaps row j's entries j+1..p−1 with column p's: a stride
+// of a row between loads of the column, a cache miss each, which past a
+// few thousand rows is shared among workers (the swaps are independent).
+func (f *pstrfState) swapStretch(j, p int) error {
+	a, lda := f.a, f.lda
+	bi := blas64.Implementation()
+	d := p - j - 1
+	if d < 2*pstrfStretch {
+		bi.Dswap(d, a[j*lda+(j+1):], 1, a[(j+1)*lda+p:], lda)
+		return nil
+	}
+	return par.For("kpca: pivoted Cholesky", (d+pstrfStretch-1)/pstrfStretch, 0, 1, func(_, c int) error {
+		i0 := j + 1 + c*pstrfStretch
+		cnt := min(pstrfStretch, p-i0)
+		bi.Dswap(cnt, a[j*lda+i0:], 1, a[i0*lda+p:], lda)
+		return nil
+	})
 }
 
 // exchangeRows makes the column exchanges of columns past each row's
