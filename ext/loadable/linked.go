@@ -26,6 +26,10 @@ func RegisterFunction(db unsafe.Pointer, hc *host.Conn, f *host.Func) error {
 // Settled is host.Conn.Settled's probe for the connection db.
 func Settled(db unsafe.Pointer) bool { return C.ksql_settled((*C.sqlite3)(db)) != 0 }
 
+// Borrow is host.BorrowFunc on db, the linked SQLite's handle: rows stepped
+// and described in C, one call a row, their TEXT and BLOB values lent.
+func Borrow(db unsafe.Pointer) host.BorrowFunc { return borrowFunc((*C.sqlite3)(db)) }
+
 // RegisterModule binds m to the connection db as RegisterFunction binds a
 // function: the same C trampolines as the loadable library's, so that every
 // module callback, xRename included, reaches Go the same way on both.

@@ -150,6 +150,7 @@ func ksqlGoInit(db *C.sqlite3, pzErrMsg **C.char) (rc C.int) {
 		}
 	}()
 	hc := catalog.Extension.NewConn(queryFunc(db))
+	hc.SetBorrow(borrowFunc(db))
 	hc.SetContext(interrupted{context.Background(), db})
 	hc.SetSettled(func() bool { return C.ksql_settled(db) != 0 })
 	if err := catalog.Extension.Install(registrar{db, hc}); err != nil {

@@ -381,5 +381,13 @@ void ksql_column(sqlite3_stmt *stmt, int i, ksql_arg *a) {
 	}
 }
 
+int ksql_step_row(sqlite3_stmt *stmt, int n, ksql_arg *a) {
+	int rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		for (int i = 0; i < n; i++) ksql_column(stmt, i, &a[i]);
+	}
+	return rc;
+}
+
 int ksql_finalize(sqlite3_stmt *stmt) { return sqlite3_finalize(stmt); }
 const char *ksql_errmsg(sqlite3 *db) { return sqlite3_errmsg(db); }

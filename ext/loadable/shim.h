@@ -63,6 +63,9 @@ int ksql_bind_blob(sqlite3_stmt *stmt, int i, const void *p, int n);
 int ksql_step(sqlite3_stmt *stmt);
 int ksql_column_count(sqlite3_stmt *stmt);
 void ksql_column(sqlite3_stmt *stmt, int i, ksql_arg *a);
+/* ksql_step_row steps stmt and, on a row, describes its first n columns
+ * in a: one call from Go a row, not one a value. */
+int ksql_step_row(sqlite3_stmt *stmt, int n, ksql_arg *a);
 int ksql_finalize(sqlite3_stmt *stmt);
 const char *ksql_errmsg(sqlite3 *db);
 #endif

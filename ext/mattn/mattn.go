@@ -30,6 +30,7 @@ func (d *Driver) Open(name string) (driver.Conn, error) {
 		hc = catalog.Extension.NewConn(host.QueryViaOwned(c))
 		if db, err := dbHandle(c); err == nil {
 			hc.SetSettled(func() bool { return loadable.Settled(db) })
+			hc.SetBorrow(loadable.Borrow(db))
 		}
 		return catalog.Extension.Install(registrar{c, hc})
 	}}
