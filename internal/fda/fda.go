@@ -101,11 +101,11 @@ func FitPolled(K []float64, y []int, classes, components int, reg float64, inter
 		return nil, &SingularError{Reg: reg, Scale: scale}
 	}
 	Z := Q // U⁻ᵀQ, in place
-	if err := dense.SolveUT(B, n, n, Z, classes, poll); err != nil {
+	if err := byColumns(Z, n, classes, func(z []float64) error { return dense.SolveUT(B, n, n, z, 1, poll) }); err != nil {
 		return nil, err
 	}
 	vals, V := topDirections(Z, n, classes, components, counts)
-	if err := dense.SolveU(B, n, n, V, components, poll); err != nil { // α = U⁻¹v
+	if err := byColumns(V, n, components, func(v []float64) error { return dense.SolveU(B, n, n, v, 1, poll) }); err != nil { // α = U⁻¹v
 		return nil, err
 	}
 	m := &Model{N: n, Components: components, Alpha: V, Eigenvalues: vals}
@@ -134,9 +134,24 @@ func checkArgs(K []float64, n, classes, components int, reg float64) error {
 	case len(K) != n*n:
 		return &ParamError{"K", float64(len(K)), fmt.Sprintf("%d values", n*n)}
 	}
-	for i, v := range K {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return &ParamError{"K", v, fmt.Sprintf("finite values (entry %d, %d)", i/n, i%n)}
+	// Each row's first non-finite entry, on every core; the first row's
+	// is the error, as a scan in order would find it.
+	bad := make([]int, n)
+	err := byRows(n, func() error { return nil }, func(i int) {
+		bad[i] = -1
+		for j, v := range K[i*n : (i+1)*n] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				bad[i] = j
+				return
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	for i, j := range bad {
+		if j >= 0 {
+			return &ParamError{"K", K[i*n+j], fmt.Sprintf("finite values (entry %d, %d)", i, j)}
 		}
 	}
 	return nil
@@ -174,6 +189,28 @@ const rowBand = 64
 // each: the O(n²) passes around the n³ products, which on one core would
 // be a tenth of the fit at n = 4,000 and more on many cores. Each row's
 // work is its own, so the bits do not depend on the workers.
+// byColumns runs solve on each column of the n×c row-major X, copied out
+// contiguous, on its own worker, and copies the results back: the
+// triangular solves of n² work a column each, one core apiece. A column
+// is solved alone whatever the number of workers.
+func byColumns(X []float64, n, c int, solve func(col []float64) error) error {
+	cols := make([]float64, n*c)
+	for i := range n {
+		for t := range c {
+			cols[t*n+i] = X[i*c+t]
+		}
+	}
+	if err := par.For("fda", c, 0, 1, func(_, t int) error { return solve(cols[t*n : (t+1)*n]) }); err != nil {
+		return err
+	}
+	for i := range n {
+		for t := range c {
+			X[i*c+t] = cols[t*n+i]
+		}
+	}
+	return nil
+}
+
 func byRows(n int, poll func() error, row func(i int)) error {
 	return par.For("fda", (n+rowBand-1)/rowBand, 0, 1, func(_, b int) error {
 		if err := poll(); err != nil {

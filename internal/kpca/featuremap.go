@@ -70,8 +70,9 @@ type Map struct {
 
 // FitMap computes the feature map of the n×n Gram matrix K (upper triangle
 // read; nil or empty means n = 0). Like Fit it uses K as workspace,
-// destroying it (Gram.FitMap does the same on recycled storage); peak
-// memory is K plus r·n values. Errors: ErrNoObjects; a non-finite entry;
+// destroying it (Gram.FitMap does the same on recycled storage), and where
+// the rank r is at least n/2 the map keeps K's storage as its factor (K
+// must not be used again); otherwise peak memory is K plus r·n values. Errors: ErrNoObjects; a non-finite entry;
 // a kernel that is not positive semi-definite on the data (a diagonal
 // entry, or one of the Schur complement, below −ZeroTol·max K_ii: no real
 // feature map reproduces it); a zero Gram matrix; Interrupt's error.
