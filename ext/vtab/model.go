@@ -377,16 +377,32 @@ func (f *fitting) n() int { return f.snap.nobj() }
 // (not to be changed: where every row has an object they are the
 // snapshot's own, not a copy of a million values).
 func (f *fitting) extra(key string) []any {
+	i := f.extraIndex(key)
+	all := f.snap.extraValues(i)
+	if f.snap.rows == nil && f.snap.obj == nil {
+		return all
+	}
+	out := make([]any, f.n())
+	for o := range out {
+		out[o] = all[f.snap.rowOf(o)]
+	}
+	return out
+}
+
+// extraReals is extra as float64s, where every value of the column is a
+// REAL and every row has an object (nil otherwise; not to be changed).
+func (f *fitting) extraReals(key string) []float64 {
+	if f.snap.rows != nil || f.snap.obj != nil {
+		return nil
+	}
+	return f.snap.extraReals(f.extraIndex(key))
+}
+
+// extraIndex is the index of the extra source column key.
+func (f *fitting) extraIndex(key string) int {
 	for i, e := range f.src.extra {
-		if e.key == key && f.snap.rows == nil && f.snap.obj == nil {
-			return f.snap.extra[i]
-		}
 		if e.key == key {
-			out := make([]any, f.n())
-			for o := range out {
-				out[o] = f.snap.extra[i][f.snap.rowOf(o)]
-			}
-			return out
+			return i
 		}
 	}
 	panic("vtab: no source column " + key)

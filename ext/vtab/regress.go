@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/ksql/ksql/ext/host"
 	"github.com/ksql/ksql/internal/cv"
@@ -20,6 +21,9 @@ import (
 // regression learns finite numbers, and skipping rows would change n
 // silently.
 func numericLabels(f *fitting) ([]float64, error) {
+	if y := f.extraReals("label"); y != nil && !slices.ContainsFunc(y, func(x float64) bool { return math.IsInf(x, 0) || math.IsNaN(x) }) {
+		return slices.Clone(y), nil
+	}
 	labels := f.extra("label")
 	y := make([]float64, len(labels))
 	for o, v := range labels {

@@ -370,10 +370,14 @@ type snapshot struct {
 	// (ORDER BY 1): 8 bytes a row instead of an interface and its box, and
 	// a lookup by binary search instead of a map of every id.
 	intIDs []int64
-	extra  [][]any          // extra[i][r]: extra column i of row r
-	objs   []kernels.Object // empty in a lean snapshot
-	lean   bool             // read by source.lean: the objects are read again by passes
-	token  string           // the database's state when read ("": read again every time), fresh.go
+	extra  [][]any // extra[i][r]: extra column i of row r (extraValues)
+	// reals[i] holds extra column i where a lean read found every value
+	// REAL (extra[i] is nil until extraValues boxes them).
+	reals   [][]float64
+	extraMu sync.Mutex
+	objs    []kernels.Object // empty in a lean snapshot
+	lean    bool             // read by source.lean: the objects are read again by passes
+	token   string           // the database's state when read ("": read again every time), fresh.go
 	// obj[r] is the index of row r's object, −1 for NULL, and rows[o]
 	// the row of object o (objOf, rowOf); both are nil in a lean snapshot
 	// where every row has an object, 16 bytes a row saved.
@@ -425,6 +429,32 @@ func keyOf(v any) (idKey, bool) {
 }
 
 // id returns row r's id.
+// extraValues is extra column i, one value a row.
+func (s *snapshot) extraValues(i int) []any {
+	s.extraMu.Lock()
+	defer s.extraMu.Unlock()
+	if s.extra[i] == nil && i < len(s.reals) && s.reals[i] != nil {
+		v := make([]any, len(s.reals[i]))
+		for r, x := range s.reals[i] {
+			v[r] = x
+		}
+		s.extra[i] = v
+	}
+	if s.extra[i] == nil {
+		s.extra[i] = make([]any, s.nrows()) // no rows kept (every id NULL)
+	}
+	return s.extra[i]
+}
+
+// extraReals is extra column i as float64s, where a lean read found every
+// value REAL; nil otherwise.
+func (s *snapshot) extraReals(i int) []float64 {
+	if i < len(s.reals) {
+		return s.reals[i]
+	}
+	return nil
+}
+
 func (s *snapshot) id(r int) any {
 	if s.intIDs != nil {
 		return s.intIDs[r]
@@ -835,8 +865,41 @@ type leanRows struct {
 	nobj  int     // objects among them
 	obj   []int   // nil until the first NULL object (snapshot.objOf)
 	rows  []int
-	extra [][]any
+	extra []leanColumn
 	err   error // the first NULL id
+}
+
+// leanColumn is an extra column as a lean read keeps it: float64s while
+// every value so far is a REAL (a million labels boxed one by one were a
+// third of the read's time), else every value as read.
+type leanColumn struct {
+	reals []float64
+	vals  []any
+	boxed bool // vals holds the column
+}
+
+func (c *leanColumn) add(v any) {
+	if x, ok := v.(float64); ok && !c.boxed {
+		c.reals = append(c.reals, x)
+		return
+	}
+	if !c.boxed {
+		c.vals, c.boxed = make([]any, len(c.reals), max(2*len(c.reals), 16)), true
+		for i, x := range c.reals {
+			c.vals[i] = x
+		}
+		c.reals = nil
+	}
+	c.vals = append(c.vals, v)
+}
+
+// addFrom adds value i of a borrowed row, unboxed where it can.
+func (c *leanColumn) addFrom(row host.Row, i int) {
+	if !c.boxed && row.Kind(i) == host.Float {
+		c.reals = append(c.reals, row.Float(i))
+		return
+	}
+	c.add(row.Value(i))
 }
 
 // add keeps one row as read (id, object columns, extra...).
@@ -863,7 +926,7 @@ func (l *leanRows) add(s *source, v []any) error {
 	l.place(s.hasObject(v))
 	l.extras(len(s.extra))
 	for i, x := range v[1+s.objectWidth():] {
-		l.extra[i] = append(l.extra[i], x)
+		l.extra[i].add(x)
 	}
 	return nil
 }
@@ -883,7 +946,7 @@ func (l *leanRows) addRow(s *source, row host.Row, width int) error {
 	l.place(row.Kind(1) != host.Null)
 	l.extras(width - 2)
 	for i := 2; i < width; i++ {
-		l.extra[i-2] = append(l.extra[i-2], row.Value(i))
+		l.extra[i-2].addFrom(row, i)
 	}
 	return nil
 }
@@ -914,7 +977,7 @@ func (l *leanRows) place(hasObject bool) {
 // extras makes the extra columns' slices on the first row.
 func (l *leanRows) extras(n int) {
 	if l.extra == nil {
-		l.extra = make([][]any, n)
+		l.extra = make([]leanColumn, n)
 	}
 }
 
@@ -924,15 +987,19 @@ func (l *leanRows) snapshot(extras int) (*snapshot, error) {
 	if l.err != nil {
 		return nil, l.err
 	}
-	snap := &snapshot{ids: l.ids, obj: l.obj, rows: l.rows, extra: l.extra, lean: true}
+	snap := &snapshot{ids: l.ids, obj: l.obj, rows: l.rows, extra: make([][]any, extras), reals: make([][]float64, extras), lean: true}
 	if l.ids == nil {
 		snap.intIDs = l.ints
 		if snap.intIDs == nil {
 			snap.intIDs = []int64{}
 		}
 	}
-	if snap.extra == nil {
-		snap.extra = make([][]any, extras)
+	for i, c := range l.extra {
+		if c.boxed {
+			snap.extra[i] = c.vals
+		} else {
+			snap.reals[i] = c.reals
+		}
 	}
 	if err := snap.checkUnique(); err != nil {
 		return nil, err
