@@ -22,7 +22,7 @@ const pstrfCols, pstrfRows = 512, 64
 
 // pstrfStretch is the chunk of a long exchange's strided stretch
 // (swapStretch) that a worker takes.
-const pstrfStretch = 1024
+const pstrfStretch = 256
 
 // pstrf is LAPACK's blocked pivoted Cholesky (Dpstrf, upper case) on the
 // upper triangle of a, PᵀAP = UᵀU with tolerance tol ≥ 0, returning the
@@ -53,7 +53,8 @@ func pstrf(a []float64, n, lda int, piv []int, tol float64, poll func() error) (
 	}
 	nb := max(1, pstrfBlock)
 	f := &pstrfState{a: a, n: n, lda: lda, piv: piv, tol: tol, poll: poll,
-		dots: make([]float64, n), work: make([]float64, n), diag: make([]float64, n), swap: make([]int, n)}
+		dots: make([]float64, n), work: make([]float64, n), diag: make([]float64, n), swap: make([]int, n),
+		team: par.NewTeam("kpca: pivoted Cholesky", par.Workers(0, n))}
 	var w dense.CholWork
 	for k := 0; k < n; k += nb {
 		jb := min(nb, n-k)
@@ -86,46 +87,36 @@ type pstrfState struct {
 	tol              float64
 	poll             func() error
 	dots, work, diag []float64
+	best             []pivot // panelRow's chunks' pivot candidates
+	// team shares a column's row update and exchange: a job every few
+	// tens of microseconds, too short for goroutines started per job
+	// (par.For), which left a panel to one core.
+	team *par.Team
 }
 
 // panel factors columns k..k+jb−1 with pivoting (Dpstrf's inner loop);
 // done reports that the remaining diagonal fell to tol at column r. poll
-// is called before each column (O(jb·n) work).
+// is called before each column (O(jb·n) work). Each column's row update
+// also updates the remaining diagonal (dots, work) and finds the next
+// pivot's candidates, chunk by chunk on the team (panelRow), so that the
+// column's serial work is the exchange alone.
 func (f *pstrfState) panel(k, jb int) (r int, done bool, err error) {
 	a, n, lda := f.a, f.n, f.lda
 	dots, work, diag := f.dots, f.work, f.diag
+	next := pivot{at: -1}
 	for i := k; i < n; i++ {
 		dots[i], diag[i] = 0, a[i*lda+i]
+		work[i] = diag[i]
+		next = next.or(i, work[i])
 	}
 	for j := k; j < k+jb; j++ {
 		if err := f.poll(); err != nil {
 			return 0, false, err
 		}
-		for i := j; i < n; i++ {
-			if j > k {
-				tmp := a[(j-1)*lda+i]
-				dots[i] += tmp * tmp
-			}
-			work[i] = diag[i] - dots[i]
-		}
-		pvt, ajj := j, diag[j]
-		if j > 0 {
-			ajj = work[pvt]
-			for l := j + 1; l < n; l++ {
-				if wl := work[l]; wl > ajj {
-					pvt, ajj = l, wl
-				}
-			}
-			if ajj <= f.tol || math.IsNaN(ajj) {
-				a[j*lda+j] = ajj
-				return j, true, nil
-			}
-		} else {
-			for l := 1; l < n; l++ { // the first pivot: the largest diagonal
-				if diag[l] > ajj {
-					pvt, ajj = l, diag[l]
-				}
-			}
+		pvt, ajj := next.at, next.val // the first of the largest work[j:], Dpstrf's choice
+		if j > 0 && (ajj <= f.tol || math.IsNaN(ajj)) {
+			a[j*lda+j] = ajj
+			return j, true, nil
 		}
 		f.swap[j] = pvt
 		if j != pvt {
@@ -136,12 +127,27 @@ func (f *pstrfState) panel(k, jb int) (r int, done bool, err error) {
 		ajj = math.Sqrt(ajj)
 		a[j*lda+j] = ajj
 		if j < n-1 {
-			if err := panelRow(a, n, lda, k, j, ajj); err != nil {
+			if next, err = f.panelRow(k, j, ajj); err != nil {
 				return 0, false, err
 			}
 		}
 	}
 	return 0, false, nil
+}
+
+// pivot is a pivot candidate: the first entry of largest work in a range
+// scanned in order (not max: LAPACK's NaN handling, a NaN first stays).
+type pivot struct {
+	at  int
+	val float64
+}
+
+// or is p after looking at entry i of work w, later in the range.
+func (p pivot) or(i int, w float64) pivot {
+	if p.at < 0 || w > p.val {
+		return pivot{i, w}
+	}
+	return p
 }
 
 // exchange swaps objects j < p (Dpstrf's swaps) in the upper triangle
@@ -172,11 +178,10 @@ func (f *pstrfState) swapStretch(j, p int) error {
 		bi.Dswap(d, a[j*lda+(j+1):], 1, a[(j+1)*lda+p:], lda)
 		return nil
 	}
-	return par.For("kpca: pivoted Cholesky", (d+pstrfStretch-1)/pstrfStretch, 0, 1, func(_, c int) error {
+	return f.team.Do((d+pstrfStretch-1)/pstrfStretch, func(c int) {
 		i0 := j + 1 + c*pstrfStretch
 		cnt := min(pstrfStretch, p-i0)
 		bi.Dswap(cnt, a[j*lda+i0:], 1, a[i0*lda+p:], lda)
-		return nil
 	})
 }
 
@@ -202,23 +207,43 @@ func (f *pstrfState) exchangeRows(r, nb int) error {
 }
 
 // panelRow finishes row j of U from column j+1 on: it subtracts the
-// panel's rows k..j−1 above it (Dgemv) and divides by the pivot ajj, in
-// column chunks shared among workers when the row is long. Each entry's
-// operations do not depend on the chunks, let alone on the workers.
-func panelRow(a []float64, n, lda, k, j int, ajj float64) error {
+// panel's rows k..j−1 above it (Dgemv) and divides by the pivot ajj, then
+// takes the row from the remaining diagonal (dots, work) and returns the
+// next column's pivot candidate, in column chunks shared by the team when
+// the row is long. Each entry's operations do not depend on the chunks,
+// let alone on the workers, and the chunks' candidates are taken in order.
+func (f *pstrfState) panelRow(k, j int, ajj float64) (pivot, error) {
+	a, n, lda := f.a, f.n, f.lda
+	dots, work, diag := f.dots, f.work, f.diag
 	bi := blas64.Implementation()
 	lo, cols := j+1, n-j-1
-	chunk := func(c0, c1 int) {
+	chunk := func(c0, c1 int) pivot {
 		bi.Dgemv(blas.Trans, j-k, c1-c0, -1, a[k*lda+c0:], lda, a[k*lda+j:], lda, 1, a[j*lda+c0:], 1)
 		bi.Dscal(c1-c0, 1/ajj, a[j*lda+c0:], 1)
+		p := pivot{at: -1}
+		for i, t := range a[j*lda+c0 : j*lda+c1] {
+			i += c0
+			dots[i] += t * t
+			work[i] = diag[i] - dots[i]
+			p = p.or(i, work[i])
+		}
+		return p
 	}
-	if (j-k)*cols < 1<<15 {
-		chunk(lo, n)
-		return nil
+	if (j-k+1)*cols < 1<<15 {
+		return chunk(lo, n), nil
 	}
-	return par.For("kpca: pivoted Cholesky", (cols+pstrfCols-1)/pstrfCols, 0, 1, func(_, c int) error {
+	chunks := (cols + pstrfCols - 1) / pstrfCols
+	if cap(f.best) < chunks {
+		f.best = make([]pivot, chunks)
+	}
+	best := f.best[:chunks]
+	err := f.team.Do(chunks, func(c int) {
 		c0 := lo + c*pstrfCols
-		chunk(c0, min(n, c0+pstrfCols))
-		return nil
+		best[c] = chunk(c0, min(n, c0+pstrfCols))
 	})
+	p := best[0]
+	for _, b := range best[1:] {
+		p = p.or(b.at, b.val)
+	}
+	return p, err
 }

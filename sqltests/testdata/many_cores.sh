@@ -17,6 +17,7 @@
 # BENCHMARKS.md): a1/a3/a2 kpca Nyström 1M rows blob (twice)/json at all cores; b the
 # scikit-learn anchor at 1M; c kpca 1M blob at GOMAXPROCS=2; d kpca blob at
 # 10M rows; e1/e2 krr Nyström 1M and its anchor; f1..f4 the exact fits
+# (f1s: kernel_map on one core, for its speedup)
 # (kernel_map, krr, tsne at 5,391 rows; kfda at 1,000 and 4,000) each with its
 # anchor; g svm Nyström 1M with whatever time is left. Each step must end by
 # the sum of its budget and those before it (measured from the end of the
@@ -303,6 +304,8 @@ run() {
 		$PY sklearn_nystroem_1m.py $ROWS1M krr $NANCH
 	step f1 20 "kernel_map 5391 (pstrf)" go f1a:key internal/kpca \
 		"${NY[@]}" ./kpca.test "${B[@]}" -test.count $GOCOUNT -test.bench '^BenchmarkFitMap5391$'
+	step f1s 20 "kernel_map 5391 (pstrf), GOMAXPROCS=1" go "" internal/kpca \
+		"${NY[@]}" GOMAXPROCS=1 ./kpca.test "${B[@]}" -test.count 1 -test.bench '^BenchmarkFitMap5391$/^fit$'
 	step f1a 20 "anchor rbf_kernel+eigh $MAPN" py "" internal/kpca/testdata \
 		$PY bench_map5391.py $MAPN $NANCH
 	step f2 12 "krr exact 5391" go f2a internal/krr \
