@@ -19,67 +19,52 @@ import (
 // source while SQLite is inside one of its callbacks); values are copied.
 func queryFunc(db *C.sqlite3) host.QueryFunc {
 	return func(q string, args []any, row func([]any) error) error {
-		var stmt *C.sqlite3_stmt
-		if C.ksql_prepare(db, cstr(q), C.int(len(q)), &stmt) != C.SQLITE_OK {
-			return errors.New(C.GoString(C.ksql_errmsg(db)))
-		}
-		if stmt == nil {
-			return nil // only a comment or white space
-		}
-		defer C.ksql_finalize(stmt)
-		for i, a := range args {
-			if bind(stmt, i+1, a) != C.SQLITE_OK {
-				return fmt.Errorf("binding parameter %d (a %T): %s", i+1, a, C.GoString(C.ksql_errmsg(db)))
-			}
-		}
-		n := int(C.ksql_column_count(stmt))
-		for {
-			switch C.ksql_step(stmt) {
-			case C.SQLITE_ROW:
-			case C.SQLITE_DONE:
-				return nil
-			default:
-				return errors.New(C.GoString(C.ksql_errmsg(db)))
-			}
-			vals := make([]any, n)
-			var a C.ksql_arg
+		return steps(db, q, args, func(r *cRow) error {
+			vals := make([]any, len(r.a))
 			for i := range vals {
-				C.ksql_column(stmt, C.int(i), &a)
-				vals[i] = goValue(&a, true)
+				vals[i] = goValue(&r.a[i], true)
 			}
-			if err := row(vals); err != nil {
-				return err
-			}
-		}
+			return row(vals)
+		})
 	}
 }
 
-// borrowFunc is host.BorrowFunc on db: one call into C a row, which steps
-// the statement and describes every column, TEXT and BLOB values lent from
-// SQLite's memory. Through queryFunc a row of a million-row source was a
-// call into C a value and a Go copy of every TEXT and BLOB.
+// borrowFunc is host.BorrowFunc on db: TEXT and BLOB values lent from
+// SQLite's memory, where queryFunc copies each into Go.
 func borrowFunc(db *C.sqlite3) host.BorrowFunc {
 	return func(q string, row func(host.Row) error) error {
-		var stmt *C.sqlite3_stmt
-		if C.ksql_prepare(db, cstr(q), C.int(len(q)), &stmt) != C.SQLITE_OK {
+		return steps(db, q, nil, func(r *cRow) error { return row(r) })
+	}
+}
+
+// steps runs q with args bound and calls row with each result row, one
+// call into C a row (ksql_step_row), which steps the statement and
+// describes every column.
+func steps(db *C.sqlite3, q string, args []any, row func(*cRow) error) error {
+	var stmt *C.sqlite3_stmt
+	if C.ksql_prepare(db, cstr(q), C.int(len(q)), &stmt) != C.SQLITE_OK {
+		return errors.New(C.GoString(C.ksql_errmsg(db)))
+	}
+	if stmt == nil {
+		return nil // only a comment or white space
+	}
+	defer C.ksql_finalize(stmt)
+	for i, a := range args {
+		if bind(stmt, i+1, a) != C.SQLITE_OK {
+			return fmt.Errorf("binding parameter %d (a %T): %s", i+1, a, C.GoString(C.ksql_errmsg(db)))
+		}
+	}
+	r := &cRow{a: make([]C.ksql_arg, int(C.ksql_column_count(stmt)), max(1, int(C.ksql_column_count(stmt))))}
+	for {
+		switch C.ksql_step_row(stmt, C.int(len(r.a)), unsafe.SliceData(r.a[:cap(r.a)])) {
+		case C.SQLITE_ROW:
+		case C.SQLITE_DONE:
+			return nil
+		default:
 			return errors.New(C.GoString(C.ksql_errmsg(db)))
 		}
-		if stmt == nil {
-			return nil // only a comment or white space
-		}
-		defer C.ksql_finalize(stmt)
-		r := &cRow{a: make([]C.ksql_arg, max(1, int(C.ksql_column_count(stmt))))}
-		for {
-			switch C.ksql_step_row(stmt, C.int(len(r.a)), &r.a[0]) {
-			case C.SQLITE_ROW:
-			case C.SQLITE_DONE:
-				return nil
-			default:
-				return errors.New(C.GoString(C.ksql_errmsg(db)))
-			}
-			if err := row(r); err != nil {
-				return err
-			}
+		if err := row(r); err != nil {
+			return err
 		}
 	}
 }
