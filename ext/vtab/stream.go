@@ -87,7 +87,10 @@ func (f *fitting) pass(want func(o int) bool, newAux func() any, work func(w int
 	}()
 	defer r.h.finish()
 	var err error
-	if s.features == nil && want == nil { // every object, as the driver lends it
+	// Without columns= the snapshot's read borrowed its rows; so does every
+	// pass, for the hash of values a driver would convert through Query
+	// (mattn's BOOLEAN, DATE) to be the read's.
+	if s.features == nil {
 		r.width = 2 + len(s.extra)
 		err = c.QueryBorrowed(s.sql, r.rowFrom)
 	} else {
@@ -167,9 +170,9 @@ func (r *passReader) row(v []any) error {
 	return nil
 }
 
-// rowFrom is row for a borrowed row of a source without columns=, read
-// by a pass over every object: the object's bytes are copied into the
-// block's arena, and decoded, as row's values are, on a worker.
+// rowFrom is row for a borrowed row of a source without columns=: the
+// object's bytes are copied into the block's arena, and decoded, as row's
+// values are, on a worker.
 func (r *passReader) rowFrom(row host.Row) error {
 	if r.rows++; r.rows%1024 == 0 {
 		if err := r.f.hc.Err(); err != nil {
@@ -183,6 +186,9 @@ func (r *passReader) rowFrom(row host.Row) error {
 	}
 	if r.obj++; r.marks != nil && r.marks.at(r.obj-1) {
 		r.marks.see(r.obj-1, []any{nil, row.Value(1)})
+	}
+	if r.want != nil && !r.want(r.obj-1) {
+		return nil
 	}
 	b, err := r.block()
 	if err != nil {
