@@ -225,6 +225,9 @@ func (f *pstrfState) panelRow(k, j int, ajj float64) (pivot, error) {
 			i += c0
 			dots[i] += t * t
 			work[i] = diag[i] - dots[i]
+			if p.at < 0 && i > lo && math.IsNaN(work[i]) {
+				continue // only the range's first entry is a NaN pivot: later chunks skip theirs
+			}
 			p = p.or(i, work[i])
 		}
 		return p
@@ -243,7 +246,9 @@ func (f *pstrfState) panelRow(k, j int, ajj float64) (pivot, error) {
 	})
 	p := best[0]
 	for _, b := range best[1:] {
-		p = p.or(b.at, b.val)
+		if b.at >= 0 { // a chunk of NaNs has no candidate
+			p = p.or(b.at, b.val)
+		}
 	}
 	return p, err
 }
