@@ -185,10 +185,6 @@ func classMeans(K []float64, y []int, classes int, poll func() error) ([]float64
 // with a check between bands.
 const rowBand = 64
 
-// byRows runs row(i) for i < n in bands shared among workers, poll before
-// each: the O(n²) passes around the n³ products, which on one core would
-// be a tenth of the fit at n = 4,000 and more on many cores. Each row's
-// work is its own, so the bits do not depend on the workers.
 // byColumns runs solve on each column of the n×c row-major X, copied out
 // contiguous, on its own worker, and copies the results back: the
 // triangular solves of n² work a column each, one core apiece. A column
@@ -211,6 +207,10 @@ func byColumns(X []float64, n, c int, solve func(col []float64) error) error {
 	return nil
 }
 
+// byRows runs row(i) for i < n in bands shared among workers, poll before
+// each: the O(n²) passes around the n³ products, which on one core would
+// be a tenth of the fit at n = 4,000 and more on many cores. Each row's
+// work is its own, so the bits do not depend on the workers.
 func byRows(n int, poll func() error, row func(i int)) error {
 	return par.For("fda", (n+rowBand-1)/rowBand, 0, 1, func(_, b int) error {
 		if err := poll(); err != nil {
