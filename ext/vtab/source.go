@@ -428,7 +428,6 @@ func keyOf(v any) (idKey, bool) {
 	return idKey{}, false
 }
 
-// id returns row r's id.
 // extraValues is extra column i, one value a row.
 func (s *snapshot) extraValues(i int) []any {
 	s.extraMu.Lock()
@@ -455,6 +454,7 @@ func (s *snapshot) extraReals(i int) []float64 {
 	return nil
 }
 
+// id returns row r's id.
 func (s *snapshot) id(r int) any {
 	if s.intIDs != nil {
 		return s.intIDs[r]
