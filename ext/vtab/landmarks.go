@@ -244,12 +244,16 @@ func (snap *snapshot) landmarksChecked(r *landmarkRead, passed bool) bool {
 }
 
 // detach returns an object that shares no memory with the block it was
-// decoded in, which is reused: columns= vectors live in the block's feats.
+// decoded in, which is reused: columns= vectors live in the block's feats,
+// and a float32 BLOB vector of a borrowed row is a view of its arena.
 func (f *fitting) detach(o kernels.Object) kernels.Object {
-	if f.src.features == nil || o.Vec.F64 == nil {
-		return o
+	switch {
+	case o.Vec.F32 != nil:
+		return f.src.spec.PrepareVec(kernels.Vec{F32: slices.Clone(o.Vec.F32)})
+	case f.src.features != nil && o.Vec.F64 != nil:
+		return f.src.spec.PrepareVec(kernels.Vec{F64: slices.Clone(o.Vec.F64)})
 	}
-	return f.src.spec.PrepareVec(kernels.Vec{F64: slices.Clone(o.Vec.F64)})
+	return o
 }
 
 // landmarkSet returns the landmarks' objects (landmarkObjects) and their
