@@ -97,7 +97,7 @@ func (d *Driver) Open(name string) (driver.Conn, error) {
 	raw, err := s.drv.Open(name)
 	if err == nil {
 		owned := host.QueryViaOwned(raw.(driver.QueryerContext))
-		s.hc = catalog.Extension.NewConn(owned)
+		s.hc = catalog.Extension.NewConn(moderncQuery(raw, owned))
 		s.hc.SetSettled(moderncSettled(raw))
 		s.hc.SetBorrow(moderncBorrow(raw, owned))
 		if !eponymousOnly(raw, s.eponymous) {

@@ -15,69 +15,148 @@ import (
 // steps the statement itself on the connection's C thread state and lends
 // each value from SQLite's memory, where the driver's rows copy every BLOB
 // into a new slice and box every value (half the cost of a pass over a
-// million rows, on the one goroutine a pass cannot share). A statement
-// that fails before its first row goes through owned instead, so that its
-// error, and modernc's wait for a shared-cache lock, are the driver's.
-// Nil where the handle or thread state cannot be found.
+// million rows, on the one goroutine a pass cannot share). Nil where the
+// handle or thread state cannot be found.
 func moderncBorrow(raw driver.Conn, owned host.QueryFunc) host.BorrowFunc {
 	db, tls := moderncHandle(raw), moderncTLS(raw)
 	if db == nil || tls == nil {
 		return nil
 	}
 	return func(query string, row func(host.Row) error) error {
-		r, ok, err := moderncPrepare(tls, uintptr(db), query)
-		if !ok {
-			return owned(query, nil, host.Lend(row))
+		return moderncSteps(tls, uintptr(db), query, nil, func() error { return owned(query, nil, host.Lend(row)) },
+			func(r *moderncRow) error { return row(r) })
+	}
+}
+
+// moderncQuery is host.Conn's QueryFunc for a modernc connection, the
+// values SQLite's own: the driver's rows turn those of a column declared
+// DATE, DATETIME or TIMESTAMP into time.Time, which is no SQL value (an
+// svm saw two dates as one class). Owned where the handle or thread state
+// cannot be found.
+func moderncQuery(raw driver.Conn, owned host.QueryFunc) host.QueryFunc {
+	db, tls := moderncHandle(raw), moderncTLS(raw)
+	if db == nil || tls == nil {
+		return owned
+	}
+	return func(query string, args []any, row func([]any) error) error {
+		return moderncSteps(tls, uintptr(db), query, args, func() error { return owned(query, args, row) },
+			func(r *moderncRow) error {
+				vals := make([]any, r.n)
+				for i := range vals {
+					vals[i] = r.Value(i)
+				}
+				return row(vals)
+			})
+	}
+}
+
+// moderncSteps runs query with args bound and calls row with each result
+// row. A statement that does not prepare goes through driver instead, for
+// the driver's error, and so does one that meets a shared-cache lock on its
+// first step, for the driver's wait; any other error is not run again (a
+// statement nested in others, each failing and run again, ran 2^depth
+// times).
+func moderncSteps(tls *libc.TLS, db uintptr, query string, args []any, driver func() error, row func(*moderncRow) error) error {
+	r, ok := moderncPrepare(tls, db, query)
+	if !ok {
+		return driver()
+	}
+	defer func() {
+		if r.stmt != 0 {
+			sqlite3.Xsqlite3_finalize(tls, r.stmt)
 		}
-		if err != nil {
-			return err
-		}
-		defer func() {
-			if r.stmt != 0 {
+	}()
+	if err := moderncBind(tls, db, r.stmt, args); err != nil {
+		return err
+	}
+	first := true
+	for {
+		switch rc := sqlite3.Xsqlite3_step(tls, r.stmt); rc {
+		case sqlite3.SQLITE_ROW:
+			first = false
+			r.next()
+			if err := row(r); err != nil {
+				return err
+			}
+		case sqlite3.SQLITE_DONE:
+			return nil
+		default:
+			if first && rc&0xff == sqlite3.SQLITE_LOCKED {
 				sqlite3.Xsqlite3_finalize(tls, r.stmt)
+				r.stmt = 0
+				return driver()
 			}
-		}()
-		first := true
-		for {
-			switch rc := sqlite3.Xsqlite3_step(tls, r.stmt); rc {
-			case sqlite3.SQLITE_ROW:
-				first = false
-				r.next()
-				if err := row(r); err != nil {
-					return err
-				}
-			case sqlite3.SQLITE_DONE:
-				return nil
-			default:
-				if first {
-					sqlite3.Xsqlite3_finalize(tls, r.stmt)
-					r.stmt = 0
-					return owned(query, nil, host.Lend(row))
-				}
-				return moderncError(tls, uintptr(db), rc)
-			}
+			return moderncError(tls, db, rc)
 		}
 	}
 }
 
+// moderncBind binds args to stmt's parameters 1, 2, ..., as the driver
+// binds them; SQLite copies TEXT and BLOB values.
+func moderncBind(tls *libc.TLS, db, stmt uintptr, args []any) error {
+	for i, a := range args {
+		n := int32(i + 1)
+		var rc int32
+		switch x := a.(type) {
+		case nil:
+			rc = sqlite3.Xsqlite3_bind_null(tls, stmt, n)
+		case int64:
+			rc = sqlite3.Xsqlite3_bind_int64(tls, stmt, n, x)
+		case int:
+			rc = sqlite3.Xsqlite3_bind_int64(tls, stmt, n, int64(x))
+		case float64:
+			rc = sqlite3.Xsqlite3_bind_double(tls, stmt, n, x)
+		case string:
+			rc = moderncBindBytes(tls, stmt, n, []byte(x), true)
+		case []byte:
+			if x == nil {
+				rc = sqlite3.Xsqlite3_bind_null(tls, stmt, n)
+			} else {
+				rc = moderncBindBytes(tls, stmt, n, x, false)
+			}
+		default:
+			return fmt.Errorf("binding parameter %d: a %T is no SQL value", n, a)
+		}
+		if rc != sqlite3.SQLITE_OK {
+			return moderncError(tls, db, rc)
+		}
+	}
+	return nil
+}
+
+// moderncBindBytes binds b as TEXT or BLOB from a copy in C memory, which
+// SQLite copies again (SQLITE_TRANSIENT) before it is freed.
+func moderncBindBytes(tls *libc.TLS, stmt uintptr, n int32, b []byte, text bool) int32 {
+	p := libc.Xmalloc(tls, uint64(max(1, len(b))))
+	if p == 0 {
+		return sqlite3.SQLITE_NOMEM
+	}
+	defer libc.Xfree(tls, p)
+	copy(unsafe.Slice((*byte)(cPointer(&p)), len(b)), b)
+	if text {
+		return sqlite3.Xsqlite3_bind_text(tls, stmt, n, p, int32(len(b)), sqlite3.SQLITE_TRANSIENT)
+	}
+	return sqlite3.Xsqlite3_bind_blob(tls, stmt, n, p, int32(len(b)), sqlite3.SQLITE_TRANSIENT)
+}
+
 // moderncPrepare prepares query; ok is false where it could not (the
 // caller lets the driver report why).
-func moderncPrepare(tls *libc.TLS, db uintptr, query string) (*moderncRow, bool, error) {
+func moderncPrepare(tls *libc.TLS, db uintptr, query string) (*moderncRow, bool) {
 	q, err := libc.CString(query)
 	if err != nil {
-		return nil, false, nil
+		return nil, false
 	}
 	defer libc.Xfree(tls, q)
 	pp := tls.Alloc(8)
 	defer tls.Free(8)
 	if rc := sqlite3.Xsqlite3_prepare_v2(tls, db, q, -1, pp, 0); rc != sqlite3.SQLITE_OK {
-		return nil, false, nil
+		return nil, false
 	}
 	stmt := *(*uintptr)(cPointer(&pp))
 	if stmt == 0 { // only a comment or white space
-		return nil, false, nil
+		return nil, false
 	}
-	return &moderncRow{tls: tls, stmt: stmt}, true, nil
+	return &moderncRow{tls: tls, stmt: stmt, n: int(sqlite3.Xsqlite3_column_count(tls, stmt))}, true
 }
 
 // moderncError words an error code as the driver does.
@@ -98,6 +177,7 @@ func moderncError(tls *libc.TLS, db uintptr, rc int32) error {
 type moderncRow struct {
 	tls   *libc.TLS
 	stmt  uintptr
+	n     int    // columns
 	known uint64 // the columns whose kind is in kinds, on this row
 	kinds [64]host.Kind
 }

@@ -26,6 +26,11 @@ func RegisterFunction(db unsafe.Pointer, hc *host.Conn, f *host.Func) error {
 // Settled is host.Conn.Settled's probe for the connection db.
 func Settled(db unsafe.Pointer) bool { return C.ksql_settled((*C.sqlite3)(db)) != 0 }
 
+// Query is host.QueryFunc on db, the linked SQLite's handle: SQLite's own
+// values, where a driver's rows may turn those of a declared type into
+// other Go types (mattn: BOOLEAN into bool, DATE into time.Time).
+func Query(db unsafe.Pointer) host.QueryFunc { return queryFunc((*C.sqlite3)(db)) }
+
 // Borrow is host.BorrowFunc on db, the linked SQLite's handle: rows stepped
 // and described in C, one call a row, their TEXT and BLOB values lent.
 func Borrow(db unsafe.Pointer) host.BorrowFunc { return borrowFunc((*C.sqlite3)(db)) }

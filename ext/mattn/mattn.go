@@ -25,10 +25,14 @@ type Driver struct{}
 func (d *Driver) Open(name string) (driver.Conn, error) {
 	var hc *host.Conn
 	inner := &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
-		// mattn's rows hand out BLOBs from C.GoBytes, fresh each time:
-		// ours to keep, not to copy again (a BLOB source's every pass)
-		hc = catalog.Extension.NewConn(host.QueryViaOwned(c))
-		if db, err := dbHandle(c); err == nil {
+		// SQLite's own values through its C API on mattn's handle; where
+		// that cannot be had, mattn's rows (BLOBs from C.GoBytes, fresh
+		// each time: ours to keep, not to copy again)
+		db, dbErr := dbHandle(c)
+		if dbErr != nil {
+			hc = catalog.Extension.NewConn(host.QueryViaOwned(c))
+		} else {
+			hc = catalog.Extension.NewConn(loadable.Query(db))
 			hc.SetSettled(func() bool { return loadable.Settled(db) })
 			hc.SetBorrow(loadable.Borrow(db))
 		}
