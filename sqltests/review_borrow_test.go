@@ -14,7 +14,7 @@ import (
 // whose landmarks are read by a pass) answer a reopened database from the
 // stored fit, with the same values and no refit.
 func TestReviewBorrowStoredNystrom(t *testing.T) {
-	for _, drv := range drivers {
+	for _, drv := range withLoadable(t) {
 		t.Run(driverLabel(drv), func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "fits.db")
 			db := openFile(t, drv, "file:"+path)
