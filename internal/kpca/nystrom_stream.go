@@ -73,11 +73,12 @@ func finishNystrom(lm *LandmarkMap, sums *nystrom.Sums, landmarks []int, project
 	if err := checkNystrom(n, landmarks, k); err != nil {
 		return nil, err
 	}
-	if err := lm.Wait(); err != nil {
+	w, err := lm.Wait()
+	if err != nil {
 		return nil, err
 	}
 	G, mean := sums.Centred()
-	return nystromModel(G, mean, lm.m, lm.minW, n, landmarks, k, func(coef []float64, mod *Model) ([]bool, error) {
+	return nystromModel(G, mean, w.m, w.minW, n, landmarks, k, func(coef []float64, mod *Model) ([]bool, error) {
 		return project(mean, coef, mod)
 	}, opt.poll())
 }
@@ -87,34 +88,21 @@ func finishNystrom(lm *LandmarkMap, sums *nystrom.Sums, landmarks []int, project
 // eigendecomposition of W, a tenth of a second on one core at m = 500).
 // StartLandmarkMap computes it on a goroutine of its own, beside the pass
 // that sums the source's kernel values, which does not need it.
-type LandmarkMap struct {
-	done <-chan error
-	err  error
+type LandmarkMap = par.Future[landmarkMap]
+
+type landmarkMap struct {
 	m    []float64
 	minW float64
 }
 
 // StartLandmarkMap starts the map of W (m×m, upper triangle read, not
-// changed) for the given landmarks, polling poll (nil: never). Wait
-// returns its outcome.
+// changed) for the given landmarks, polling poll (nil: never).
 func StartLandmarkMap(W []float64, landmarks []int, poll func() error) *LandmarkMap {
 	W = slices.Clone(W)
-	lm := &LandmarkMap{}
-	lm.done = par.Go("kpca.LandmarkMap", func() error {
+	return par.Start("kpca.LandmarkMap", func() (landmarkMap, error) {
 		M, minW, err := mapLandmarks(W, landmarks, poll)
-		lm.m, lm.minW = M, minW
-		return err
+		return landmarkMap{M, minW}, err
 	})
-	return lm
-}
-
-// Wait waits for the map and returns its error; calling it again returns
-// that error again.
-func (lm *LandmarkMap) Wait() error {
-	if lm.done != nil {
-		lm.err, lm.done = <-lm.done, nil
-	}
-	return lm.err
 }
 
 func mapLandmarks(W []float64, landmarks []int, poll func() error) ([]float64, float64, error) {

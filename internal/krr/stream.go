@@ -29,11 +29,7 @@ func FinishNystrom(sums *nystrom.Sums, W []float64, pre *WMap, alpha float64, po
 // eigendecomposition that needs nothing of the source: StartWMap runs it on
 // a goroutine of its own, beside the pass that sums the source's kernel
 // values.
-type WMap struct {
-	done <-chan error
-	err  error
-	m    []float64
-}
+type WMap = par.Future[[]float64]
 
 // StartWMap starts the map of W (m×m, not changed), polling poll (nil:
 // never).
@@ -42,20 +38,10 @@ func StartWMap(W []float64, m int, poll func() error) *WMap {
 		poll = func() error { return nil }
 	}
 	W = append([]float64(nil), W...)
-	w := &WMap{}
-	w.done = par.Go("krr.WMap", func() (err error) {
-		w.m, _, err = nystrom.Map(W, m, 1e-12, poll)
-		return err
+	return par.Start("krr.WMap", func() ([]float64, error) {
+		M, _, err := nystrom.Map(W, m, 1e-12, poll)
+		return M, err
 	})
-	return w
-}
-
-// Wait returns the map, once made; calling it again returns the same.
-func (w *WMap) Wait() ([]float64, error) {
-	if w.done != nil {
-		w.err, w.done = <-w.done, nil
-	}
-	return w.m, w.err
 }
 
 // BlockError gives a non-finite kernel value found by nystrom.Sums.Block

@@ -138,3 +138,31 @@ func Go(name string, f func() error) <-chan error {
 	}()
 	return done
 }
+
+// Future is a result computed on a goroutine of its own while its caller
+// goes on (Start), waited for when needed (Wait).
+type Future[T any] struct {
+	done <-chan error
+	val  T
+	err  error
+}
+
+// Start runs f on a new goroutine (through Go: a panic is a *PanicError
+// naming name).
+func Start[T any](name string, f func() (T, error)) *Future[T] {
+	fu := &Future[T]{}
+	fu.done = Go(name, func() (err error) {
+		fu.val, err = f()
+		return err
+	})
+	return fu
+}
+
+// Wait returns f's result once it has finished; calling it again returns
+// the same.
+func (fu *Future[T]) Wait() (T, error) {
+	if fu.done != nil {
+		fu.err, fu.done = <-fu.done, nil
+	}
+	return fu.val, fu.err
+}

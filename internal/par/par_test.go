@@ -187,3 +187,19 @@ func TestTeamIdle(t *testing.T) {
 	}
 	t.Logf("helpers gone %v after the last job", time.Since(start))
 }
+
+// A Future's result and error come back from Wait, again on a second call;
+// a panic comes back as a *PanicError naming the future.
+func TestFuture(t *testing.T) {
+	fu := Start("sum", func() (int, error) { return 42, errors.New("late") })
+	for range 2 {
+		if v, err := fu.Wait(); v != 42 || err == nil || err.Error() != "late" {
+			t.Fatalf("Wait() = %d, %v", v, err)
+		}
+	}
+	bad := Start("boom", func() (int, error) { panic("no") })
+	var pe *PanicError
+	if _, err := bad.Wait(); !errors.As(err, &pe) || !strings.Contains(err.Error(), "boom") {
+		t.Fatalf("a panicking future: %v", err)
+	}
+}
