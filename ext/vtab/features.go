@@ -185,35 +185,71 @@ type featureRow struct {
 // extra...), its values appended to feats: eight bytes a value, where the
 // driver's boxed values would take three times that.
 func (s *source) keepFeatures(flat, v []any, feats *[]float64) []any {
-	d := len(s.fcols)
 	var obj any
 	if s.hasObject(v) {
-		r := featureRow{at: len(*feats)}
-		for k, val := range v[1 : 1+d] {
-			f, err := featureValue(val)
-			if err != nil {
-				r.err = fmt.Errorf("column %s %v", quoteIdent(s.fcols[k].name), err)
-				break
-			}
-			*feats = append(*feats, f)
-		}
-		if r.err != nil {
-			*feats = (*feats)[:r.at]
-		}
-		obj = r
+		obj = s.appendFeatures(feats, func(k int) (float64, error) { return featureValue(v[1+k]) })
 	}
 	flat = append(flat, v[0], obj)
-	return append(flat, v[1+d:]...)
+	return append(flat, v[1+len(s.fcols):]...)
+}
+
+// rowHasObject is hasObject for a borrowed row.
+func (s *source) rowHasObject(row host.Row) bool {
+	if s.features == nil {
+		return row.Kind(1) != host.Null
+	}
+	if s.nullSkip {
+		for k := range s.fcols {
+			if row.Kind(1+k) == host.Null {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// rowFeatures is keepFeatures's featureRow for a borrowed row with an
+// object, read from SQLite's values without boxing the numbers.
+func (s *source) rowFeatures(row host.Row, feats *[]float64) featureRow {
+	return s.appendFeatures(feats, func(k int) (float64, error) {
+		switch row.Kind(1 + k) {
+		case host.Integer:
+			return float64(row.Int(1 + k)), nil
+		case host.Float:
+			return finiteFeature(row.Float(1 + k))
+		}
+		return featureValue(row.Value(1 + k))
+	})
+}
+
+// appendFeatures appends the columns= values value(k) gives to feats; the
+// first error (worded after "column p2 ") leaves feats as it was.
+func (s *source) appendFeatures(feats *[]float64, value func(k int) (float64, error)) featureRow {
+	r := featureRow{at: len(*feats)}
+	for k := range s.fcols {
+		f, err := value(k)
+		if err != nil {
+			*feats = (*feats)[:r.at]
+			r.err = fmt.Errorf("column %s %v", quoteIdent(s.fcols[k].name), err)
+			return r
+		}
+		*feats = append(*feats, f)
+	}
+	return r
 }
 
 // rowObject decodes the object of a row kept by read: the value of its
 // object column, or its featureRow.
 func (s *source) rowObject(v any, feats []float64) (kernels.Object, error) {
-	r, ok := v.(featureRow)
-	switch {
-	case !ok:
-		return s.object(v)
-	case r.err != nil:
+	if r, ok := v.(featureRow); ok {
+		return s.featureObject(r, feats)
+	}
+	return s.object(v)
+}
+
+// featureObject is the vector a featureRow stands for.
+func (s *source) featureObject(r featureRow, feats []float64) (kernels.Object, error) {
+	if r.err != nil {
 		return kernels.Object{}, r.err
 	}
 	d := len(s.fcols)
@@ -227,10 +263,7 @@ func featureValue(v any) (float64, error) {
 	case int64:
 		return float64(x), nil
 	case float64:
-		if math.IsInf(x, 0) || math.IsNaN(x) {
-			return 0, fmt.Errorf("is %v; columns= needs finite numbers", x)
-		}
-		return x, nil
+		return finiteFeature(x)
 	case string:
 		t := strings.TrimSpace(x)
 		if isDecimal(t) {
@@ -245,6 +278,14 @@ func featureValue(v any) (float64, error) {
 		return 0, errors.New("is NULL; columns= needs a number in every column (nulls=skip leaves such rows out, with NULL results)")
 	}
 	return 0, fmt.Errorf("holds a %s, which is not a number; columns= reads numbers", host.TypeName(v))
+}
+
+// finiteFeature is featureValue for a REAL.
+func finiteFeature(x float64) (float64, error) {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return 0, fmt.Errorf("is %v; columns= needs finite numbers", x)
+	}
+	return x, nil
 }
 
 // isDecimal accepts a decimal number as SQLite writes one: an optional

@@ -662,14 +662,14 @@ func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) err
 		}
 		return nil
 	}
-	if s.lean && s.features == nil { // ids and extras kept, objects not: borrow the rows
+	if s.lean { // ids and extras kept, objects not: borrow the rows
 		err = c.QueryBorrowed(s.sql, func(row host.Row) error {
-			if err := count(row.Kind(1) != host.Null); err != nil {
+			if err := count(s.rowHasObject(row)); err != nil {
 				return err
 			}
-			h.rowFrom(row, width)
+			h.rowFrom(row, s.rowWidth())
 			if tooMany == nil {
-				return lean.addRow(s, row, width)
+				return lean.addRow(s, row)
 			}
 			return nil
 		})
@@ -679,9 +679,7 @@ func (s *source) readBounded(c *host.Conn, prev *snapshot, bound func(n int) err
 				return err
 			}
 			h.row(v)
-			if tooMany == nil && s.lean {
-				return lean.add(s, v)
-			} else if tooMany == nil && s.features != nil {
+			if tooMany == nil && s.features != nil {
 				flat = s.keepFeatures(flat, v, &feats)
 			} else if tooMany == nil {
 				flat = append(flat, v...) // the values are ours; the slice may be reused
@@ -931,10 +929,10 @@ func (l *leanRows) add(s *source, v []any) error {
 	return nil
 }
 
-// addRow is add for a borrowed row of a source without columns= (width
-// values: id, object, extras), which costs no allocation while the ids
-// are ascending INTEGERs.
-func (l *leanRows) addRow(s *source, row host.Row, width int) error {
+// addRow is add for a borrowed row (s.rowWidth() values), which costs no
+// allocation while the ids are ascending INTEGERs.
+func (l *leanRows) addRow(s *source, row host.Row) error {
+	width := s.rowWidth()
 	if l.ids != nil || row.Kind(0) != host.Integer || (l.n > 0 && row.Int(0) <= l.ints[l.n-1]) {
 		v := make([]any, width)
 		for i := range v {
@@ -943,10 +941,11 @@ func (l *leanRows) addRow(s *source, row host.Row, width int) error {
 		return l.add(s, v)
 	}
 	l.ints = append(l.ints, row.Int(0))
-	l.place(row.Kind(1) != host.Null)
-	l.extras(width - 2)
-	for i := 2; i < width; i++ {
-		l.extra[i-2].addFrom(row, i)
+	l.place(s.rowHasObject(row))
+	first := 1 + s.objectWidth()
+	l.extras(width - first)
+	for i := first; i < width; i++ {
+		l.extra[i-first].addFrom(row, i)
 	}
 	return nil
 }
@@ -1014,3 +1013,7 @@ func (s *source) objectWidth() int {
 	}
 	return 1
 }
+
+// rowWidth is how many values a row of the source statement has: the id,
+// the object's columns, the extra columns.
+func (s *source) rowWidth() int { return 1 + s.objectWidth() + len(s.extra) }

@@ -42,10 +42,12 @@ type passBlock struct {
 	cross kernels.CrossWork
 	// A block read from borrowed rows (passReader.rowFrom) keeps its TEXT
 	// and BLOB objects' bytes in arena, object i's ending at ends[i]
-	// (vals[i] nil until decode); kinds is empty otherwise.
+	// (vals[i] nil until decode), and its columns= rows in frows; kinds
+	// and frows are empty otherwise.
 	kinds []host.Kind
 	arena []byte
 	ends  []int
+	frows []featureRow
 }
 
 // pass hands the objects for which want(o) holds (nil: all) to work on
@@ -86,16 +88,9 @@ func (f *fitting) pass(want func(o int) bool, newAux func() any, work func(w int
 		}
 	}()
 	defer r.h.finish()
-	var err error
-	// Without columns= the snapshot's read borrowed its rows; so does every
-	// pass, for the hash of values a driver would convert through Query
-	// (mattn's BOOLEAN, DATE) to be the read's.
-	if s.features == nil {
-		r.width = 2 + len(s.extra)
-		err = c.QueryBorrowed(s.sql, r.rowFrom)
-	} else {
-		err = c.Query(s.sql, nil, r.row)
-	}
+	// The lean snapshot's read borrowed its rows; so does every pass, for
+	// the hash to see the values the read saw.
+	err := c.QueryBorrowed(s.sql, r.rowFrom)
 	if err == nil {
 		r.submit()
 	}
@@ -133,21 +128,28 @@ type passReader struct {
 	b         *passBlock    // the block being filled, nil between blocks
 	obj, rows int           // objects and rows seen
 	marks     *landmarkRead // landmarks read by id, to be found here (nil: none)
-	width     int           // the values of a borrowed row (rowFrom)
 }
 
-func (r *passReader) row(v []any) error {
-	s, c := r.f.src, r.f.hc
+// rowFrom takes one row of a pass: hashed; its object, if wanted, added
+// to the block being filled. An object column's TEXT or BLOB bytes are
+// copied into the block's arena and decoded on a worker; columns= values
+// are read as numbers here (featureRow), as the snapshot's read took them.
+func (r *passReader) rowFrom(row host.Row) error {
+	s := r.f.src
 	if r.rows++; r.rows%1024 == 0 {
-		if err := c.Err(); err != nil {
+		if err := r.f.hc.Err(); err != nil {
 			return err
 		}
 	}
-	r.h.row(v)
-	if !s.hasObject(v) {
+	r.h.rowFrom(row, s.rowWidth())
+	if !s.rowHasObject(row) {
 		return nil
 	}
-	if r.obj++; r.marks != nil {
+	if r.obj++; r.marks != nil && r.marks.at(r.obj-1) {
+		v := make([]any, 1+s.objectWidth())
+		for i := 1; i < len(v); i++ {
+			v[i] = row.Value(i)
+		}
 		r.marks.see(r.obj-1, v)
 	}
 	if r.want != nil && !r.want(r.obj-1) {
@@ -158,50 +160,17 @@ func (r *passReader) row(v []any) error {
 		return err
 	}
 	b.idx = append(b.idx, r.obj-1)
-	if s.features != nil {
-		b.flat = s.keepFeatures(b.flat[:0], v, &b.feats)
-		b.vals = append(b.vals, b.flat[1])
-	} else {
-		b.vals = append(b.vals, v[1])
-	}
-	if len(b.idx) == streamRows {
-		r.submit()
-	}
-	return nil
-}
-
-// rowFrom is row for a borrowed row of a source without columns=: the
-// object's bytes are copied into the block's arena, and decoded, as row's
-// values are, on a worker.
-func (r *passReader) rowFrom(row host.Row) error {
-	if r.rows++; r.rows%1024 == 0 {
-		if err := r.f.hc.Err(); err != nil {
-			return err
-		}
-	}
-	r.h.rowFrom(row, r.width)
-	k := row.Kind(1)
-	if k == host.Null {
-		return nil
-	}
-	if r.obj++; r.marks != nil && r.marks.at(r.obj-1) {
-		r.marks.see(r.obj-1, []any{nil, row.Value(1)})
-	}
-	if r.want != nil && !r.want(r.obj-1) {
-		return nil
-	}
-	b, err := r.block()
-	if err != nil {
-		return err
-	}
-	b.idx, b.kinds = append(b.idx, r.obj-1), append(b.kinds, k)
-	if k == host.Text || k == host.Blob {
+	switch k := row.Kind(1); {
+	case s.features != nil:
+		b.frows = append(b.frows, s.rowFeatures(row, &b.feats))
+	case k == host.Text || k == host.Blob:
+		b.kinds, b.vals = append(b.kinds, k), append(b.vals, nil)
 		b.arena = append(b.arena, row.Bytes(1)...)
-		b.vals = append(b.vals, nil)
-	} else {
-		b.vals = append(b.vals, row.Value(1))
+		b.ends = append(b.ends, len(b.arena))
+	default:
+		b.kinds, b.vals = append(b.kinds, k), append(b.vals, row.Value(1))
+		b.ends = append(b.ends, len(b.arena))
 	}
-	b.ends = append(b.ends, len(b.arena))
 	if len(b.idx) == streamRows {
 		r.submit()
 	}
@@ -215,7 +184,7 @@ func (r *passReader) block() (*passBlock, error) {
 		if err != nil {
 			return nil, err
 		}
-		b.idx, b.vals, b.feats = b.idx[:0], b.vals[:0], b.feats[:0]
+		b.idx, b.vals, b.feats, b.frows = b.idx[:0], b.vals[:0], b.feats[:0], b.frows[:0]
 		b.kinds, b.arena, b.ends = b.kinds[:0], b.arena[:0], b.ends[:0]
 		r.b = b
 	}
@@ -269,13 +238,10 @@ func (f *fitting) memoryPass(want func(o int) bool, alloc func() *passBlock, wor
 // landmarks' length (f.dim, once known).
 func (f *fitting) decode(b *passBlock) error {
 	s, snap := f.src, f.snap
-	b.objs = slices.Grow(b.objs[:0], len(b.vals))[:len(b.vals)]
-	for i, v := range b.vals {
-		if len(b.kinds) > 0 && v == nil {
-			v = b.object(i)
-		}
+	b.objs = slices.Grow(b.objs[:0], len(b.idx))[:len(b.idx)]
+	for i := range b.idx {
 		id := snap.id(snap.rowOf(b.idx[i]))
-		o, err := s.rowObject(v, b.feats)
+		o, err := b.decodeObject(s, i)
 		if err != nil {
 			return fmt.Errorf("row id %s: %v", idText(id), err)
 		}
@@ -287,6 +253,17 @@ func (f *fitting) decode(b *passBlock) error {
 		b.objs[i] = o
 	}
 	return nil
+}
+
+// decodeObject decodes object i of b, as read by a pass or by landmarksByID.
+func (b *passBlock) decodeObject(s *source, i int) (kernels.Object, error) {
+	switch {
+	case len(b.frows) > 0:
+		return s.featureObject(b.frows[i], b.feats)
+	case len(b.kinds) > 0 && b.vals[i] == nil:
+		return s.rowObject(b.object(i), b.feats)
+	}
+	return s.rowObject(b.vals[i], b.feats)
 }
 
 // object is object i of a block read from borrowed rows: a BLOB is a view
