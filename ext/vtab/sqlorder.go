@@ -92,6 +92,24 @@ func sortDistinct(vals []any) []any {
 	return slices.CompactFunc(vals, func(a, b any) bool { return compareValues(a, b) == 0 })
 }
 
+// distinctValues is sortDistinct of a copy of vals, found without the
+// copy while there are few: a million labels of ten classes were a
+// million-entry array, grown in steps, to sort.
+func distinctValues(vals []any) []any {
+	var set []any
+	for _, v := range vals {
+		i, found := slices.BinarySearchFunc(set, v, compareValues)
+		if found {
+			continue
+		}
+		if len(set) == 1024 {
+			return slices.Clip(sortDistinct(slices.Clone(vals)))
+		}
+		set = slices.Insert(set, i, v)
+	}
+	return set
+}
+
 // searchValue returns the index of v in sorted, which must hold it.
 func searchValue(sorted []any, v any) int {
 	i, _ := slices.BinarySearchFunc(sorted, v, compareValues)

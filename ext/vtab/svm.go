@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -453,15 +452,13 @@ func (m *svmModel) folds_(y []int, n int, classes []any) ([]int, error) {
 // each object's class index. A NULL label is refused: a row without a
 // class cannot be learned from, and skipping it silently would change n.
 func svmClasses(f *fitting, labels []any) ([]any, []int, error) {
-	classes := make([]any, 0, 8)
 	for o, v := range labels {
 		if v == nil {
 			return nil, nil, fitFailure{fmt.Errorf("the label of row id=%v is NULL; every row needs a class "+
 				"(leave such rows out with query=)", f.snap.id(f.snap.rowOf(o)))}
 		}
-		classes = append(classes, v)
 	}
-	classes = slices.Clone(sortDistinct(classes)) // not the n labels' array under a few classes
+	classes := distinctValues(labels)
 	if len(classes) < 2 {
 		return nil, nil, fitFailure{fmt.Errorf("the labels hold one class (%v); svm needs at least two", classes[0])}
 	}

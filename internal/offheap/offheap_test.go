@@ -79,3 +79,37 @@ func rssKB(t *testing.T) int64 {
 	t.Skip("no VmRSS")
 	return 0
 }
+
+// sink keeps the garbage of TestReserveReleases reachable until dropped.
+var sink [][]byte
+
+// TestReserveReleases: a heap holding 64 MiB of garbage keeps its pages
+// (Go returns them slowly); Reserve past releaseAbove gives them back
+// before a large buffer is mapped, and Reserve below it does not collect.
+func TestReserveReleases(t *testing.T) {
+	retained := func() int64 {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return int64(ms.HeapIdle) - int64(ms.HeapReleased)
+	}
+	for range 64 {
+		sink = append(sink, make([]byte, 1<<20))
+	}
+	sink = nil
+	runtime.GC() // the garbage is free now, but still the process's
+	if r := retained(); r < 32<<20 {
+		t.Skipf("the runtime already returned the free heap (%d bytes kept)", r)
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	gcs := ms.NumGC
+	Reserve(releaseAbove)
+	runtime.ReadMemStats(&ms)
+	if ms.NumGC != gcs {
+		t.Errorf("Reserve(%d) collected", releaseAbove)
+	}
+	Reserve(releaseAbove + 1)
+	if r := retained(); r > 16<<20 {
+		t.Errorf("after Reserve past releaseAbove the heap keeps %d free bytes", r)
+	}
+}

@@ -123,14 +123,11 @@ func FitLinear[F float32 | float64](X []F, dim int, rows, y []int, classes int, 
 	}
 	// A million rows' orders, signs and duals, for every problem running,
 	// live outside Go's heap (offheap), which would let them cost twice
-	// their size; they go back when the fit ends.
+	// their size; they go back when the fit ends. rows nil stays nil: the
+	// identity, not n more values.
+	l := len(rows)
 	if rows == nil {
-		all := offheap.Alloc[int](len(y))
-		defer all.Free()
-		rows = all.Values
-		for i := range rows {
-			rows[i] = i
-		}
+		l = len(y)
 	}
 	m := &LinearModel{Classes: classes, Dim: dim}
 	np := m.Problems()
@@ -146,17 +143,19 @@ func FitLinear[F float32 | float64](X []F, dim int, rows, y []int, classes int, 
 	if poll == nil {
 		poll = func() error { return nil }
 	}
-	qdBuf := offheap.Alloc[float64](len(rows))
+	workers := par.Workers(opt.Workers, np)
+	offheap.Reserve(l * (8 + workers*13)) // qd, and each running problem's alpha, index and sign
+	qdBuf := offheap.Alloc[float64](l)
 	defer qdBuf.Free()
 	qd := linearDiagonal(X, dim, rows, qdBuf.Values) // the same for every problem
-	err := par.For("svm.FitLinear", np, par.Workers(opt.Workers, np), 1, func(_, p int) error {
+	err := par.For("svm.FitLinear", np, workers, 1, func(_, p int) error {
 		positive := p
 		if classes == 2 {
 			positive = 1
 		}
-		alpha, index, sign := offheap.Alloc[float64](len(rows)), offheap.Alloc[int32](len(rows)), offheap.Alloc[int8](len(rows))
+		alpha, index, sign := offheap.Alloc[float64](l), offheap.Alloc[int32](l), offheap.Alloc[int8](l)
 		defer func() { alpha.Free(); index.Free(); sign.Free() }()
-		s := linearSolver[F]{X: X, dim: dim, rows: rows, y: y, positive: positive, qd: qd,
+		s := linearSolver[F]{X: X, dim: dim, n: l, rows: rows, y: y, positive: positive, qd: qd,
 			alpha: alpha.Values, index: index.Values, sign: sign.Values,
 			c: opt.C, tol: opt.Tol, maxIter: opt.MaxIter, rng: rng.New(seeds[p]), poll: poll,
 			w: m.W[p*(dim+1) : (p+1)*(dim+1)]}
@@ -208,8 +207,8 @@ func checkLinear(nx, dim int, rows, y []int, classes int, opt LinearOptions) err
 // against the others.
 type linearSolver[F float32 | float64] struct {
 	X        []F
-	dim      int
-	rows, y  []int
+	dim, n   int   // n: the problem's rows
+	rows, y  []int // rows nil: rows 0..n−1
 	positive int
 	c, tol   float64
 	maxIter  int
@@ -227,10 +226,18 @@ type linearSolver[F float32 | float64] struct {
 	converged bool
 }
 
-// row is the features of the s-th row of the problem.
+// row is the features of the t-th row of the problem.
 func (s *linearSolver[F]) row(t int) []F {
-	i := s.rows[t]
+	i := s.rowOf(t)
 	return s.X[i*s.dim : (i+1)*s.dim]
+}
+
+// rowOf is the index in X and y of the t-th row of the problem.
+func (s *linearSolver[F]) rowOf(t int) int {
+	if s.rows == nil {
+		return t
+	}
+	return s.rows[t]
 }
 
 // dot is w·x + b·1: float64 features by gonum's assembly kernel, float32
@@ -253,10 +260,14 @@ func (s *linearSolver[F]) axpy(d float64, x []F) {
 	axpyF32(d, any(x).([]float32), s.w)
 }
 
-// linearDiagonal sets qd to Q's diagonal for the given rows of X: xᵀx
-// plus the bias feature's 1.
+// linearDiagonal sets qd to Q's diagonal for the given rows of X (nil:
+// the first len(qd)): xᵀx plus the bias feature's 1.
 func linearDiagonal[F float32 | float64](X []F, dim int, rows []int, qd []float64) []float64 {
-	for t, i := range rows {
+	for t := range qd {
+		i := t
+		if rows != nil {
+			i = rows[t]
+		}
 		q := 1.0
 		for _, f := range X[i*dim : (i+1)*dim] {
 			q += float64(f) * float64(f)
@@ -269,7 +280,7 @@ func linearDiagonal[F float32 | float64](X []F, dim int, rows []int, qd []float6
 // solve is solve_l2r_l1l2_svc for the L1 loss, step for step (diag = 0,
 // upper bound C for both signs).
 func (s *linearSolver[F]) solve() error {
-	l := len(s.rows)
+	l := s.n
 	qd := s.qd
 	if s.alpha == nil {
 		s.alpha, s.sign, s.index = make([]float64, l), make([]int8, l), make([]int32, l)
@@ -278,7 +289,7 @@ func (s *linearSolver[F]) solve() error {
 	for t := range index {
 		index[t] = int32(t)
 		s.sign[t] = -1
-		if s.y[s.rows[t]] == s.positive {
+		if s.y[s.rowOf(t)] == s.positive {
 			s.sign[t] = 1
 		}
 	}
@@ -367,7 +378,7 @@ func (s *linearSolver[F]) primal() float64 {
 	for _, v := range s.w {
 		ww += v * v
 	}
-	for t := range s.rows {
+	for t := range s.n {
 		loss += math.Max(0, 1-float64(s.sign[t])*s.dot(s.row(t)))
 	}
 	return ww/2 + s.c*loss

@@ -158,7 +158,7 @@ func TestFitLinearKKT(t *testing.T) {
 	for i := range rows {
 		rows[i] = i
 	}
-	s := linearSolver[float64]{X: X, dim: 5, rows: rows, y: y, positive: 1, c: c, tol: tol, maxIter: 100000,
+	s := linearSolver[float64]{X: X, dim: 5, n: len(rows), rows: rows, y: y, positive: 1, c: c, tol: tol, maxIter: 100000,
 		rng: rng.New(1), poll: func() error { return nil }, w: make([]float64, 6), qd: linearDiagonal(X, 5, rows, make([]float64, len(rows)))}
 	if err := s.solve(); err != nil || !s.converged {
 		t.Fatalf("solve: %v, converged %v", err, s.converged)
