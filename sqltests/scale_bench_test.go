@@ -22,7 +22,7 @@ import (
 // into a database file), as float32 BLOBs and as JSON text, end to end:
 // CREATE, which reads the source in passes (the landmarks, the sums, the
 // projections) on every core, and a count of the stored projections.
-// fit-peak-MB is the process's peak resident memory (VmHWM) during the
+// fit-peak-MiB is the process's peak resident memory (VmHWM) during the
 // fit alone, SQLite's page cache included (the peak is reset after the
 // load); scan-ms is SQLite's own SELECT count(*), sum(length(v)) over the
 // same rows, the floor of any pass. The anchor is
@@ -57,7 +57,7 @@ func BenchmarkKPCANystrom1M(b *testing.B) {
 				}
 				cw.Stop()
 			}
-			b.ReportMetric(peakMB(b), "fit-peak-MB")
+			b.ReportMetric(peakMiB(b), "fit-peak-MiB")
 			b.ReportMetric(scan, "scan-ms")
 			b.ReportMetric(create.Seconds()/float64(i), "create-s")
 			b.ReportMetric(cw.PerWall(), "cpu/wall")
@@ -143,7 +143,7 @@ func BenchmarkKRRNystrom1M(b *testing.B) {
 		cw.Stop()
 		b.ReportMetric(mae, "train-MAE")
 	}
-	b.ReportMetric(peakMB(b), "fit-peak-MB")
+	b.ReportMetric(peakMiB(b), "fit-peak-MiB")
 	b.ReportMetric(cw.PerWall(), "cpu/wall")
 	b.ReportMetric(fit.PerWall(), "create-cpu/wall")
 }
@@ -176,7 +176,7 @@ func scanMillis(b *testing.B, db *sql.DB, n int) float64 {
 }
 
 // resetPeak returns freed memory to the system and resets VmHWM (Linux's
-// clear_refs 5), so that peakMB measures what follows. A kernel that takes
+// clear_refs 5), so that peakMiB measures what follows. A kernel that takes
 // the write but keeps the high-water mark (a sandbox's) is caught by
 // VmHWM staying well above VmRSS.
 func resetPeak(b *testing.B) {
@@ -186,9 +186,9 @@ func resetPeak(b *testing.B) {
 		b.Logf("peak not reset: %v", err)
 		return
 	}
-	hwm, rss := statusMB("VmHWM:"), statusMB("VmRSS:")
+	hwm, rss := statusMiB("VmHWM:"), statusMiB("VmRSS:")
 	if hwm > 1.1*rss+16 {
-		b.Logf("peak not reset: VmHWM %.0f MB stays above VmRSS %.0f MB after clear_refs", hwm, rss)
+		b.Logf("peak not reset: VmHWM %.0f MiB stays above VmRSS %.0f MiB after clear_refs", hwm, rss)
 	}
 }
 
@@ -262,11 +262,11 @@ func loadTiled(b *testing.B, db *sql.DB, n int, json bool) {
 	}
 }
 
-// peakMB is VmHWM from /proc/self/status; where there is none (gVisor
+// peakMiB is VmHWM from /proc/self/status; where there is none (gVisor
 // writes none) it is getrusage's ru_maxrss, which nothing resets, so the
 // load is in it and the log says so.
-func peakMB(b *testing.B) float64 {
-	if mb := statusMB("VmHWM:"); mb > 0 {
+func peakMiB(b *testing.B) float64 {
+	if mb := statusMiB("VmHWM:"); mb > 0 {
 		return mb
 	}
 	var ru syscall.Rusage
@@ -277,8 +277,8 @@ func peakMB(b *testing.B) float64 {
 	return float64(ru.Maxrss) / 1024
 }
 
-// statusMB reads one field of /proc/self/status in MB (0 where there is none).
-func statusMB(field string) float64 {
+// statusMiB reads one field of /proc/self/status in MiB (0 where there is none).
+func statusMiB(field string) float64 {
 	data, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0

@@ -36,7 +36,7 @@ func loadTiledDigits(b *testing.B, db *sql.DB, rows int) {
 // BenchmarkSVMNystrom: CREATE of svm method=nystrom (landmarks=500,
 // gauss(sigma=20), C=1, 10 classes one-vs-rest) on 100,000 tiled digits,
 // features held as float64. testdata/sklearn_svm_nystrom_bench.py is the
-// anchor (Nystroem + LinearSVC on the same rows). fit-peak-MB is the
+// anchor (Nystroem + LinearSVC on the same rows). fit-peak-MiB is the
 // process's peak resident memory (VmHWM) from the end of the load (the
 // table is a database file). KSQL_BENCH_ROWS
 // replaces the row count (1000000: the scale target, with landmarks 100
@@ -85,7 +85,7 @@ func BenchmarkSVMNystrom(b *testing.B) {
 			"FROM ksql_model('m%d')", i)).Scan(&maxIter, &warnings); err != nil {
 			b.Fatal(err)
 		}
-		b.ReportMetric(peakMB(b), "fit-peak-MB")
+		b.ReportMetric(peakMiB(b), "fit-peak-MiB")
 		b.ReportMetric(acc, "train-acc")
 		b.Logf("%d rows, %d landmarks, features %s: fit %v, training accuracy %.4f, most iterations %d, %d problems at max_iter",
 			rows, landmarks, storage, fit, acc, maxIter, warnings)

@@ -202,7 +202,7 @@ gobest() {
 		for (i = 5; i < NF; i += 2) {
 			if ($(i + 1) == "cpu/wall" && !fit) cw = sprintf("%.1f", $i)
 			if ($(i + 1) == "create-cpu/wall") { cw = sprintf("%.1f", $i); fit = 1 }
-			if ($(i + 1) == "fit-peak-MB") pk = sprintf("%.0f", $i)
+			if ($(i + 1) == "fit-peak-MiB") pk = sprintf("%.0f", $i)
 		}
 		if (!(name in best) || ns < best[name]) { best[name] = ns; line[name] = sprintf("%s %.3f %s %s", name, ns / 1e9, cw, pk) }
 		if (!(name in seen)) { seen[name] = 1; order[++n] = name }
@@ -218,7 +218,7 @@ anchorbest() {
 summary() {
 	local id name s cw pk a keyed key as acw n flag ab=
 	echo
-	echo "== summary ($MODE; ${ROWS1M} rows for 1M, ${ROWS10M} for 10M; times in s; peak: fit-peak-MB; * peak not reset, the load included)"
+	echo "== summary ($MODE; ${ROWS1M} rows for 1M, ${ROWS10M} for 10M; times in s; peak: fit-peak-MiB; * peak not reset, the load included)"
 	printf '%-4s %-34s %-8s %8s %7s %5s %9s %5s\n' step benchmark status ksql peak c/w anchor a-c/w
 	for id in "${IDS[@]}"; do
 		[ "${KIND[$id]}" = go ] || continue
