@@ -40,8 +40,15 @@ const syrkGroup = 8
 const packGroup = 32
 
 // CholWork holds the packed panels of a factorisation; the zero value is
-// ready, and it is kept between factorisations to save allocations.
-type CholWork struct{ a, b []float64 }
+// ready, and it is kept between factorisations to save allocations. Team
+// (nil: none) runs the phases of each panel: a factorisation of a few
+// thousand rows is dozens of phases of a millisecond, each of which would
+// otherwise start its goroutines anew. A CholWork is used by one goroutine
+// at a time, and its Team by no one else meanwhile.
+type CholWork struct {
+	a, b []float64
+	Team *par.Team
+}
 
 // Cholesky factors the symmetric positive definite n×n matrix whose upper
 // triangle is in a (row-major, stride lda) as UᵀU, overwriting that
@@ -71,7 +78,7 @@ func (w *CholWork) Cholesky(a []float64, n, lda int, poll func() error) (bool, e
 		if j == n {
 			break
 		}
-		if err := panelSolve(a, lda, k, jb, n, poll); err != nil {
+		if err := w.panelSolve(a, lda, k, jb, n, poll); err != nil {
 			return false, err
 		}
 		if err := w.syrkSub(a[k*lda+j:], jb, n-j, lda, a[j*lda+j:], lda, poll); err != nil {
@@ -110,11 +117,11 @@ func potf2(a []float64, jb, lda int) bool {
 
 // panelSolve sets the row panel a[k:k+jb, k+jb:n] to U_kk⁻ᵀ times itself
 // (forward substitution by rows), in column chunks shared among workers.
-func panelSolve(a []float64, lda, k, jb, n int, poll func() error) error {
+func (w *CholWork) panelSolve(a []float64, lda, k, jb, n int, poll func() error) error {
 	j := k + jb
 	chunks := (n - j + cholCols - 1) / cholCols
 	bi := blas64.Implementation()
-	return par.For("dense.Cholesky", chunks, 0, 1, func(_, ch int) error {
+	return w.Team.For("dense.Cholesky", chunks, 0, func(ch int) error {
 		if err := poll(); err != nil {
 			return err
 		}
@@ -157,7 +164,7 @@ func (w *CholWork) syrkSub(P []float64, k, m, ldp int, C []float64, ldc int, pol
 		w.b = make([]float64, qm*k*8)
 	}
 	// The packing is k·m copies, serial a tenth of the update on many cores.
-	err := par.For("dense.Cholesky", (pm+packGroup-1)/packGroup, 0, 1, func(_, g int) error {
+	err := w.Team.For("dense.Cholesky", (pm+packGroup-1)/packGroup, 0, func(g int) error {
 		lo := g * packGroup * 4 // columns lo..hi−1: packGroup 4-panels, packGroup/2 8-panels
 		hi := min(m, lo+packGroup*4)
 		packStrided(P[lo:], k, hi-lo, ldp, 4, -1, w.a[lo*k:])
@@ -168,7 +175,7 @@ func (w *CholWork) syrkSub(P []float64, k, m, ldp int, C []float64, ldc int, pol
 		return err
 	}
 	groups := (pm + syrkGroup - 1) / syrkGroup
-	return par.For("dense.Cholesky", groups, 0, 1, func(_, g int) error {
+	return w.Team.For("dense.Cholesky", groups, 0, func(g int) error {
 		if err := poll(); err != nil {
 			return err
 		}

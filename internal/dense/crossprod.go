@@ -31,9 +31,11 @@ func CrossProduct(C []float64, n, m int, G []float64, poll func() error) error {
 // zero value is ready; it must not be used by two goroutines at once.
 // Workers bounds the goroutines of each block (0: runtime.GOMAXPROCS(0));
 // a streaming fit whose blocks already run side by side sets it to 1.
+// Team (nil: none) runs the blocks' tiles instead, as CholWork's does.
 type CrossWork struct {
 	a, b    []float64
 	Workers int
+	Team    *par.Team
 }
 
 // Product is CrossProduct with w's panels.
@@ -52,7 +54,7 @@ func (w *CrossWork) Product(C []float64, n, m int, G []float64, poll func() erro
 		k := min(crossRows, n-lo)
 		packPanels(C[lo*m:], k, m, 4, a)
 		packPanels(C[lo*m:], k, m, 8, b)
-		err := par.For("dense.CrossProduct", pm, w.Workers, 1, func(_, pb int) error {
+		err := w.Team.For("dense.CrossProduct", pm, w.Workers, func(pb int) error {
 			if poll != nil { // a block of rows is seconds of work when m is in the thousands
 				if err := poll(); err != nil {
 					return err

@@ -78,22 +78,25 @@ func Fit(K []float64, y []int, classes, components int, reg float64) (*Model, er
 // Cholesky factorisation, n³ + n³/3 flops, both checking interrupt.
 func FitPolled(K []float64, y []int, classes, components int, reg float64, interrupt func() error) (*Model, error) {
 	n := len(y)
-	if err := checkArgs(K, n, classes, components, reg); err != nil {
+	// One team runs the fit's twenty-odd phases: at n = 1,000 each is a
+	// millisecond or less, about what starting goroutines anew costs.
+	t := par.NewTeam("fda", par.Workers(0, n))
+	if err := checkArgs(t, K, n, classes, components, reg); err != nil {
 		return nil, err
 	}
 	poll := interrupt
 	if poll == nil {
 		poll = func() error { return nil }
 	}
-	Q, counts, err := classMeans(K, y, classes, poll)
+	Q, counts, err := classMeans(t, K, y, classes, poll)
 	if err != nil {
 		return nil, err
 	}
-	B, scale, err := withinScatter(K, Q, counts, reg, poll)
+	B, scale, err := withinScatter(t, K, Q, counts, reg, poll)
 	if err != nil {
 		return nil, err
 	}
-	ok, err := dense.Cholesky(B, n, n, poll)
+	ok, err := (&dense.CholWork{Team: t}).Cholesky(B, n, n, poll)
 	if err != nil {
 		return nil, err
 	}
@@ -101,11 +104,11 @@ func FitPolled(K []float64, y []int, classes, components int, reg float64, inter
 		return nil, &SingularError{Reg: reg, Scale: scale}
 	}
 	Z := Q // U⁻ᵀQ, in place
-	if err := byColumns(Z, n, classes, func(z []float64) error { return dense.SolveUT(B, n, n, z, 1, poll) }); err != nil {
+	if err := byColumns(t, Z, n, classes, func(z []float64) error { return dense.SolveUT(B, n, n, z, 1, poll) }); err != nil {
 		return nil, err
 	}
 	vals, V := topDirections(Z, n, classes, components, counts)
-	if err := byColumns(V, n, components, func(v []float64) error { return dense.SolveU(B, n, n, v, 1, poll) }); err != nil { // α = U⁻¹v
+	if err := byColumns(t, V, n, components, func(v []float64) error { return dense.SolveU(B, n, n, v, 1, poll) }); err != nil { // α = U⁻¹v
 		return nil, err
 	}
 	m := &Model{N: n, Components: components, Alpha: V, Eigenvalues: vals}
@@ -113,7 +116,7 @@ func FitPolled(K []float64, y []int, classes, components int, reg float64, inter
 		signRule(V, n, components, j)
 	}
 	m.Proj = make([]float64, n*components)
-	err = byRows(n, poll, func(i int) {
+	err = byRows(t, n, poll, func(i int) {
 		m.Project(K[i*n:(i+1)*n], m.Proj[i*components:(i+1)*components])
 	})
 	if err != nil {
@@ -123,7 +126,7 @@ func FitPolled(K []float64, y []int, classes, components int, reg float64, inter
 	return m, nil
 }
 
-func checkArgs(K []float64, n, classes, components int, reg float64) error {
+func checkArgs(t *par.Team, K []float64, n, classes, components int, reg float64) error {
 	switch {
 	case classes < 2:
 		return &ParamError{"classes", float64(classes), "at least 2"}
@@ -137,7 +140,7 @@ func checkArgs(K []float64, n, classes, components int, reg float64) error {
 	// Each row's first non-finite entry, on every core; the first row's
 	// is the error, as a scan in order would find it.
 	bad := make([]int, n)
-	err := byRows(n, func() error { return nil }, func(i int) {
+	err := byRows(t, n, func() error { return nil }, func(i int) {
 		bad[i] = -1
 		for j, v := range K[i*n : (i+1)*n] {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -159,14 +162,14 @@ func checkArgs(K []float64, n, classes, components int, reg float64) error {
 
 // classMeans returns Q (n×classes, row-major): column c is m_c = K·1_c/n_c;
 // and the class sizes n_c.
-func classMeans(K []float64, y []int, classes int, poll func() error) ([]float64, []float64, error) {
+func classMeans(t *par.Team, K []float64, y []int, classes int, poll func() error) ([]float64, []float64, error) {
 	n := len(y)
 	counts := make([]float64, classes)
 	for _, c := range y {
 		counts[c]++
 	}
 	Q := make([]float64, n*classes)
-	err := byRows(n, poll, func(i int) {
+	err := byRows(t, n, poll, func(i int) {
 		q := Q[i*classes : (i+1)*classes]
 		for j, c := range y {
 			q[c] += K[i*n+j]
@@ -189,14 +192,14 @@ const rowBand = 64
 // contiguous, on its own worker, and copies the results back: the
 // triangular solves of n² work a column each, one core apiece. A column
 // is solved alone whatever the number of workers.
-func byColumns(X []float64, n, c int, solve func(col []float64) error) error {
+func byColumns(t *par.Team, X []float64, n, c int, solve func(col []float64) error) error {
 	cols := make([]float64, n*c)
 	for i := range n {
 		for t := range c {
 			cols[t*n+i] = X[i*c+t]
 		}
 	}
-	if err := par.For("fda", c, 0, 1, func(_, t int) error { return solve(cols[t*n : (t+1)*n]) }); err != nil {
+	if err := t.For("fda", c, 0, func(j int) error { return solve(cols[j*n : (j+1)*n]) }); err != nil {
 		return err
 	}
 	for i := range n {
@@ -211,8 +214,8 @@ func byColumns(X []float64, n, c int, solve func(col []float64) error) error {
 // each: the O(n²) passes around the n³ products, which on one core would
 // be a tenth of the fit at n = 4,000 and more on many cores. Each row's
 // work is its own, so the bits do not depend on the workers.
-func byRows(n int, poll func() error, row func(i int)) error {
-	return par.For("fda", (n+rowBand-1)/rowBand, 0, 1, func(_, b int) error {
+func byRows(t *par.Team, n int, poll func() error, row func(i int)) error {
+	return t.For("fda", (n+rowBand-1)/rowBand, 0, func(b int) error {
 		if err := poll(); err != nil {
 			return err
 		}
@@ -225,14 +228,14 @@ func byRows(n int, poll func() error, row func(i int)) error {
 
 // withinScatter returns the upper triangle of N + reg·I = KKᵀ −
 // Σ_c n_c m_c m_cᵀ + reg·I (n×n, row-major).
-func withinScatter(K, Q, counts []float64, reg float64, poll func() error) (B []float64, scale float64, err error) {
+func withinScatter(t *par.Team, K, Q, counts []float64, reg float64, poll func() error) (B []float64, scale float64, err error) {
 	n, classes := len(Q)/len(counts), len(counts)
 	B = make([]float64, n*n)
-	if err := dense.CrossProduct(K, n, n, B, poll); err != nil { // KᵀK = KKᵀ
+	if err := (&dense.CrossWork{Team: t}).Product(K, n, n, B, poll); err != nil { // KᵀK = KKᵀ
 		return nil, 0, err
 	}
 	diag := make([]float64, n)
-	err = byRows(n, poll, func(i int) {
+	err = byRows(t, n, poll, func(i int) {
 		qi := Q[i*classes : (i+1)*classes]
 		row := B[i*n : (i+1)*n]
 		for j := i; j < n; j++ {
@@ -421,7 +424,7 @@ func (e *FoldError) Unwrap() error { return e.Err }
 // class must keep an object outside every fold (stratified folds do).
 func CrossPredict(K []float64, y []int, classes, components int, reg float64, fold []int, folds int, interrupt func() error) ([]int, error) {
 	n := len(y)
-	if err := checkArgs(K, n, classes, components, reg); err != nil {
+	if err := checkArgs(nil, K, n, classes, components, reg); err != nil {
 		return nil, err
 	}
 	if len(fold) != n {

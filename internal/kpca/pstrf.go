@@ -55,7 +55,7 @@ func pstrf(a []float64, n, lda int, piv []int, tol float64, poll func() error) (
 	f := &pstrfState{a: a, n: n, lda: lda, piv: piv, tol: tol, poll: poll,
 		dots: make([]float64, n), work: make([]float64, n), diag: make([]float64, n), swap: make([]int, n),
 		team: par.NewTeam("kpca: pivoted Cholesky", par.Workers(0, n))}
-	var w dense.CholWork
+	w := dense.CholWork{Team: f.team} // the trailing updates on the panels' team too
 	for k := 0; k < n; k += nb {
 		jb := min(nb, n-k)
 		r, done, err := f.panel(k, jb)

@@ -3,6 +3,7 @@ package par
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -201,5 +202,88 @@ func TestFuture(t *testing.T) {
 	var pe *PanicError
 	if _, err := bad.Wait(); !errors.As(err, &pe) || !strings.Contains(err.Error(), "boom") {
 		t.Fatalf("a panicking future: %v", err)
+	}
+}
+
+// TestTeamFor: every index once; with errors, the lowest failing index's
+// error (tasks are claimed in order, so every index below it ran); a
+// panic as a *PanicError; a nil team runs For.
+func TestTeamFor(t *testing.T) {
+	for _, tm := range []*Team{nil, NewTeam("test", 1), NewTeam("test", 3)} {
+		for rep := 0; rep < 200; rep++ {
+			n := 1 + rep%17
+			counts := make([]atomic.Int32, n)
+			if err := tm.For("test", n, 3, func(i int) error { counts[i].Add(1); return nil }); err != nil {
+				t.Fatal(err)
+			}
+			for i := range counts {
+				if c := counts[i].Load(); c != 1 {
+					t.Fatalf("team %v rep %d: index %d ran %d times", tm != nil, rep, i, c)
+				}
+			}
+			bad := rep % n
+			err := tm.For("test", n, 3, func(i int) error {
+				if i >= bad && i%2 == bad%2 {
+					return fmt.Errorf("index %d", i)
+				}
+				return nil
+			})
+			if want := fmt.Sprintf("index %d", bad); err == nil || err.Error() != want {
+				t.Fatalf("team %v rep %d: error %v, want %s", tm != nil, rep, err, want)
+			}
+		}
+		err := tm.For("test", 5, 3, func(i int) error {
+			if i == 3 {
+				panic("boom")
+			}
+			return nil
+		})
+		var pe *PanicError
+		if !errors.As(err, &pe) {
+			t.Fatalf("team %v: a panic came back as %v", tm != nil, err)
+		}
+	}
+}
+
+// TestTeamSlots: the teams of a process share GOMAXPROCS − 1 helpers;
+// while one team's helpers are busy, another team's Do runs on its caller
+// and its For on For's goroutines, every index once either way.
+func TestTeamSlots(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
+	for start := time.Now(); helping.Load() > 0; time.Sleep(50 * time.Microsecond) { // earlier tests' helpers leave
+		if time.Since(start) > 2*time.Second {
+			t.Fatalf("%d helpers still spinning", helping.Load())
+		}
+	}
+	busy := NewTeam("busy", 3)
+	release, done := make(chan struct{}), make(chan error)
+	var started atomic.Int32
+	go func() {
+		done <- busy.Do(3, func(int) { started.Add(1); <-release })
+	}()
+	for start := time.Now(); started.Load() < 3; time.Sleep(10 * time.Microsecond) { // both helpers and the caller hold a task
+		if time.Since(start) > 2*time.Second {
+			close(release)
+			<-done
+			t.Fatalf("%d of 3 tasks started, %d helpers", started.Load(), busy.Alive())
+		}
+	}
+	other := NewTeam("other", 3)
+	var ran atomic.Int32
+	if err := other.Do(8, func(int) { ran.Add(1) }); err != nil || ran.Load() != 8 || other.Alive() != 0 {
+		t.Errorf("Do beside a busy team: %v, %d tasks, %d helpers (want nil, 8, 0)", err, ran.Load(), other.Alive())
+	}
+	counts := make([]atomic.Int32, 20)
+	if err := other.For("other", 20, 0, func(i int) error { counts[i].Add(1); return nil }); err != nil {
+		t.Error(err)
+	}
+	for i := range counts {
+		if c := counts[i].Load(); c != 1 {
+			t.Errorf("For beside a busy team: index %d ran %d times", i, c)
+		}
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

@@ -2,6 +2,7 @@ package par
 
 import (
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -33,6 +34,27 @@ type Team struct {
 // TeamIdle is how long a helper spins without a job before it exits.
 const TeamIdle = 500 * time.Microsecond
 
+// helping counts the helpers of every team in the process: at most one
+// fewer than the processors spin at once, so that fits running side by
+// side (a model search's) do not each keep every core spinning; a team
+// that finds no slot runs its jobs on its caller (Do) or on For's
+// goroutines (For).
+var helping atomic.Int32
+
+// takeSlot takes a helper slot, if one is left.
+func takeSlot() bool {
+	most := int32(runtime.GOMAXPROCS(0) - 1)
+	for h := helping.Load(); h < most; h = helping.Load() {
+		if helping.CompareAndSwap(h, h+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// slotsLeft is whether a helper slot is free now.
+func slotsLeft() bool { return helping.Load() < int32(runtime.GOMAXPROCS(0)-1) }
+
 type job struct {
 	name  string
 	run   func(task int)
@@ -57,9 +79,11 @@ func (t *Team) Alive() int { return int(t.alive.Load()) }
 func (t *Team) Do(tasks int, run func(task int)) error {
 	j := &job{name: t.name, run: run, tasks: int32(tasks)}
 	t.cur.Store(j)
-	for a := t.alive.Load(); a < t.size; a = t.alive.Load() {
+	for a := t.alive.Load(); a < t.size && takeSlot(); a = t.alive.Load() {
 		if t.alive.CompareAndSwap(a, a+1) {
 			go t.help(j)
+		} else {
+			helping.Add(-1)
 		}
 	}
 	j.work()
@@ -93,7 +117,10 @@ func (j *job) runTask(task int) {
 }
 
 func (t *Team) help(j *job) {
-	defer t.alive.Add(-1) // runTask recovers every panic; this is for Goexit
+	defer func() { // runTask recovers every panic; this is for Goexit
+		t.alive.Add(-1)
+		helping.Add(-1)
+	}()
 	for {
 		j.work()
 		deadline := time.Now().Add(TeamIdle)
@@ -115,4 +142,53 @@ func (t *Team) help(j *job) {
 			}
 		}
 	}
+}
+
+// For runs body(i) for i in [0, n) as a job of t, for a caller whose
+// phases follow each other faster than the system wakes a thread (a
+// blocked factorisation: dozens of phases of a millisecond), so that
+// For's goroutines, started each phase, would join late. After a body's
+// error no index above it starts; For returns the error of the lowest
+// index that failed (every index below it ran), or the job's *PanicError.
+// A nil t, or a team that finds every helper slot taken by other teams
+// (fits running side by side, each on some of the cores), runs the
+// indices on For(name, n, workers, 1, ·), with the same error.
+func (t *Team) For(name string, n, workers int, body func(i int) error) error {
+	var low lowest
+	low.first.Store(int64(n))
+	if t == nil || t.size > 0 && t.alive.Load() == 0 && !slotsLeft() {
+		err := For(name, n, workers, 1, func(_, i int) error { return low.run(i, body) })
+		if _, ok := err.(*PanicError); ok {
+			return err
+		}
+		return low.err
+	}
+	if err := t.Do(n, func(i int) {
+		if int64(i) < low.first.Load() {
+			low.run(i, body)
+		}
+	}); err != nil {
+		return err
+	}
+	return low.err
+}
+
+// lowest keeps the error of the lowest index that failed.
+type lowest struct {
+	first atomic.Int64
+	mu    sync.Mutex
+	err   error
+}
+
+func (l *lowest) run(i int, body func(i int) error) error {
+	err := body(i)
+	if err != nil {
+		l.mu.Lock()
+		if int64(i) < l.first.Load() {
+			l.first.Store(int64(i))
+			l.err = err
+		}
+		l.mu.Unlock()
+	}
+	return err
 }
