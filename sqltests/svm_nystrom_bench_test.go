@@ -47,11 +47,12 @@ func loadTiledDigits(b *testing.B, db *sql.DB, rows int) {
 // process, in-memory database included, 1.09 GB) against scikit-learn's
 // 49.3 s (1.49 GB); both reach max_iter on every class at tol 1e-4 and
 // train to accuracy 1.0. 1,000,000 rows (a database file; the source's
-// objects are read in passes, not held), idle machine: 44–53 s, fit peak
-// 582–594 MB — the float32 features (400 MB, outside Go's heap), the ids
-// and labels, and the garbage of the passes; every class reaches
-// max_iter = 1000 (BENCHMARKS.md, "Sixteen cores"). cpu/wall is the process's CPU time over the wall time
-// of the fits (the CREATEs alone): the cores they kept busy.
+// objects are read in passes, not held), idle machine: 34.3 s, fit peak
+// 469.9 MiB — the float32 features (381.5 MiB, mapped outside Go's heap),
+// the ids and labels, the solver's duals; every class reaches max_iter =
+// 1000 (BENCHMARKS.md, "Memory in MiB"). cpu/wall is the process's CPU
+// time over the wall time of the fits (the CREATEs alone): the cores they
+// kept busy.
 func BenchmarkSVMNystrom(b *testing.B) {
 	rows, landmarks, maxBytes := 100000, 500, int64(1<<30)
 	if s := os.Getenv("KSQL_BENCH_ROWS"); s != "" {
