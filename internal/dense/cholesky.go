@@ -104,12 +104,7 @@ func potf2(a []float64, jb, lda int) bool {
 			row[c] /= ajj
 		}
 		for r := j + 1; r < jb; r++ {
-			f := a[j*lda+r]
-			dst := a[r*lda+r : r*lda+jb]
-			src := a[j*lda+r : j*lda+jb]
-			for c := range dst {
-				dst[c] -= f * src[c]
-			}
+			subScaled(a[r*lda+r:r*lda+jb], a[j*lda+r], a[j*lda+r:j*lda+jb])
 		}
 	}
 	return true

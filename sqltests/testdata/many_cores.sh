@@ -17,7 +17,8 @@
 # BENCHMARKS.md): a1/a3/a2 kpca Nyström 1M rows blob (twice)/json at all cores; b the
 # scikit-learn anchor at 1M; c kpca 1M blob at GOMAXPROCS=2; d kpca blob at
 # 10M rows; e1/e2 krr Nyström 1M and its anchor; f1..f4 the exact fits
-# (f1s: kernel_map on one core, for its speedup)
+# (f1s, f4s: kernel_map and kfda on one core, for their speedups: with a
+# spinning team, cpu/wall counts helpers waiting between phases)
 # (kernel_map, krr, tsne at 5,391 rows; kfda at 1,000 and 4,000) each with its
 # anchor; g svm Nyström 1M with whatever time is left. Each step must end by
 # the sum of its budget and those before it (measured from the end of the
@@ -316,8 +317,10 @@ run() {
 		"${NY[@]}" ./tsne.test "${B[@]}" -test.count $GOCOUNT -test.bench '^BenchmarkTripled5391BarnesHut$'
 	step f3a 25 "anchor TSNE $TSNEN" py "" internal/tsne/testdata \
 		$PY bench_tsne5391.py $TSNEN $NANCH
-	step f4 12 "kfda 1000, 4000" go f4a:key internal/fda \
-		"${NY[@]}" ./fda.test -test.run '^$' -test.benchtime 3x -test.bench '^BenchmarkFitCores$'
+	step f4 16 "kfda 1000, 4000" go f4a:key internal/fda \
+		"${NY[@]}" ./fda.test -test.run '^$' -test.benchtime 10x -test.bench '^BenchmarkFitCores$'
+	step f4s 10 "kfda 1000, GOMAXPROCS=1" go "" internal/fda \
+		"${NY[@]}" GOMAXPROCS=1 ./fda.test -test.run '^$' -test.benchtime 10x -test.bench '^BenchmarkFitCores$/^n=1000$'
 	step f4a 20 "anchor eigh(M, N) $EIGHN" py "" internal/fda/testdata \
 		$PY bench_eigh.py $EIGHN $NANCH
 	step g 0 "svm nystrom ${ROWS1M} (landmarks 100)" go "" sqltests \
