@@ -149,10 +149,10 @@ func (t *Team) help(j *job) {
 // blocked factorisation: dozens of phases of a millisecond), so that
 // For's goroutines, started each phase, would join late. After a body's
 // error no index above it starts; For returns the error of the lowest
-// index that failed (every index below it ran), or the job's *PanicError.
-// A nil t, or a team that finds every helper slot taken by other teams
-// (fits running side by side, each on some of the cores), runs the
-// indices on For(name, n, workers, 1, ·), with the same error.
+// index that failed (every index below it ran), or a panic's *PanicError
+// naming name. A nil t, or a team that finds every helper slot taken by
+// other teams (fits running side by side, each on some of the cores),
+// runs the indices on For(name, n, workers, 1, ·), with the same error.
 func (t *Team) For(name string, n, workers int, body func(i int) error) error {
 	var low lowest
 	low.first.Store(int64(n))
@@ -168,6 +168,9 @@ func (t *Team) For(name string, n, workers int, body func(i int) error) error {
 			low.run(i, body)
 		}
 	}); err != nil {
+		if p, ok := err.(*PanicError); ok { // named as For's own, not after the team
+			return &PanicError{Func: name, Value: p.Value, Stack: p.Stack}
+		}
 		return err
 	}
 	return low.err
