@@ -41,10 +41,11 @@ const packGroup = 32
 
 // CholWork holds the packed panels of a factorisation; the zero value is
 // ready, and it is kept between factorisations to save allocations. Team
-// (nil: none) runs the phases of each panel: a factorisation of a few
-// thousand rows is dozens of phases of a millisecond, each of which would
-// otherwise start its goroutines anew. A CholWork is used by one goroutine
-// at a time, and its Team by no one else meanwhile.
+// runs the phases of each panel (nil: Cholesky makes one, SyrkSub uses
+// par.For): a factorisation of a few thousand rows is dozens of phases of
+// a millisecond, each of which would otherwise start its goroutines anew.
+// A CholWork is used by one goroutine at a time, and its Team by no one
+// else meanwhile.
 type CholWork struct {
 	a, b []float64
 	Team *par.Team
@@ -66,6 +67,10 @@ func (w *CholWork) Cholesky(a []float64, n, lda int, poll func() error) (bool, e
 	if poll == nil {
 		poll = noPoll
 	}
+	t := w.Team
+	if workers := par.Workers(0, n); t == nil && workers > 1 {
+		t = par.NewTeam("dense.Cholesky", workers)
+	}
 	for k := 0; k < n; k += cholBlock {
 		if err := poll(); err != nil {
 			return false, err
@@ -78,10 +83,10 @@ func (w *CholWork) Cholesky(a []float64, n, lda int, poll func() error) (bool, e
 		if j == n {
 			break
 		}
-		if err := w.panelSolve(a, lda, k, jb, n, poll); err != nil {
+		if err := panelSolve(t, a, lda, k, jb, n, poll); err != nil {
 			return false, err
 		}
-		if err := w.syrkSub(a[k*lda+j:], jb, n-j, lda, a[j*lda+j:], lda, poll); err != nil {
+		if err := w.syrkSub(t, a[k*lda+j:], jb, n-j, lda, a[j*lda+j:], lda, poll); err != nil {
 			return false, err
 		}
 	}
@@ -112,11 +117,11 @@ func potf2(a []float64, jb, lda int) bool {
 
 // panelSolve sets the row panel a[k:k+jb, k+jb:n] to U_kk⁻ᵀ times itself
 // (forward substitution by rows), in column chunks shared among workers.
-func (w *CholWork) panelSolve(a []float64, lda, k, jb, n int, poll func() error) error {
+func panelSolve(t *par.Team, a []float64, lda, k, jb, n int, poll func() error) error {
 	j := k + jb
 	chunks := (n - j + cholCols - 1) / cholCols
 	bi := blas64.Implementation()
-	return w.Team.For("dense.Cholesky", chunks, 0, func(ch int) error {
+	return t.For("dense.Cholesky", chunks, 0, func(ch int) error {
 		if err := poll(); err != nil {
 			return err
 		}
@@ -150,7 +155,7 @@ func subScaled(dst []float64, f float64, src []float64) {
 // syrkSub subtracts PᵀP from the upper triangle of the m×m matrix C
 // (stride ldc), P being k×m (stride ldp): the negated 4-column panels of P
 // against its 8-column panels, tile by tile.
-func (w *CholWork) syrkSub(P []float64, k, m, ldp int, C []float64, ldc int, poll func() error) error {
+func (w *CholWork) syrkSub(t *par.Team, P []float64, k, m, ldp int, C []float64, ldc int, poll func() error) error {
 	pm, qm := (m+3)/4, (m+7)/8
 	if len(w.a) < pm*k*4 {
 		w.a = make([]float64, pm*k*4)
@@ -159,7 +164,7 @@ func (w *CholWork) syrkSub(P []float64, k, m, ldp int, C []float64, ldc int, pol
 		w.b = make([]float64, qm*k*8)
 	}
 	// The packing is k·m copies, serial a tenth of the update on many cores.
-	err := w.Team.For("dense.Cholesky", (pm+packGroup-1)/packGroup, 0, func(g int) error {
+	err := t.For("dense.Cholesky", (pm+packGroup-1)/packGroup, 0, func(g int) error {
 		lo := g * packGroup * 4 // columns lo..hi−1: packGroup 4-panels, packGroup/2 8-panels
 		hi := min(m, lo+packGroup*4)
 		packStrided(P[lo:], k, hi-lo, ldp, 4, -1, w.a[lo*k:])
@@ -170,7 +175,7 @@ func (w *CholWork) syrkSub(P []float64, k, m, ldp int, C []float64, ldc int, pol
 		return err
 	}
 	groups := (pm + syrkGroup - 1) / syrkGroup
-	return w.Team.For("dense.Cholesky", groups, 0, func(g int) error {
+	return t.For("dense.Cholesky", groups, 0, func(g int) error {
 		if err := poll(); err != nil {
 			return err
 		}

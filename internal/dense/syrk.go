@@ -14,5 +14,5 @@ func (w *CholWork) SyrkSub(P []float64, k, m, ldp int, C []float64, ldc int, pol
 	if k == 0 || m == 0 {
 		return nil
 	}
-	return w.syrkSub(P, k, m, ldp, C, ldc, poll)
+	return w.syrkSub(w.Team, P, k, m, ldp, C, ldc, poll)
 }
