@@ -25,9 +25,19 @@ import (
 // variable so that tests can try others.
 var cholBlock = 128
 
-// cholCols is the column chunk of the row panel's triangular solve
-// (jb·cholCols values, in L2) and its unit of work between checks.
+// cholCols is the largest column chunk of the row panel's triangular
+// solve (jb·cholCols values, in L2) and its unit of work between checks;
+// panelCols makes it smaller where a panel is too narrow for every worker.
 const cholCols = 256
+
+// panelCols is the column chunk of a row panel w columns wide: cholCols,
+// or less (a multiple of 16, at least 64) so that each of workers gets
+// two. A 1,000-row factorisation's panels were four chunks or fewer, four
+// cores of sixteen. Every column's values are the same whatever the chunk.
+func panelCols(w, workers int) int {
+	c := (w + 2*workers - 1) / (2 * workers)
+	return min(cholCols, max(64, (c+15)&^15))
+}
 
 // syrkGroup is how many 4-row tile panels one task of the trailing update
 // covers: each packed 8-column panel is used by all of them while it is in
@@ -119,14 +129,15 @@ func potf2(a []float64, jb, lda int) bool {
 // (forward substitution by rows), in column chunks shared among workers.
 func panelSolve(t *par.Team, a []float64, lda, k, jb, n int, poll func() error) error {
 	j := k + jb
-	chunks := (n - j + cholCols - 1) / cholCols
+	cols := panelCols(n-j, par.Workers(0, n-j))
+	chunks := (n - j + cols - 1) / cols
 	bi := blas64.Implementation()
 	return t.For("dense.Cholesky", chunks, 0, func(ch int) error {
 		if err := poll(); err != nil {
 			return err
 		}
-		lo := j + ch*cholCols
-		hi := min(n, lo+cholCols)
+		lo := j + ch*cols
+		hi := min(n, lo+cols)
 		for r := 0; r < jb; r++ {
 			row := a[(k+r)*lda+lo : (k+r)*lda+hi]
 			bi.Dscal(len(row), 1/a[(k+r)*lda+k+r], row, 1)
