@@ -31,7 +31,8 @@ func CrossProduct(C []float64, n, m int, G []float64, poll func() error) error {
 // zero value is ready; it must not be used by two goroutines at once.
 // Workers bounds the goroutines of each block (0: runtime.GOMAXPROCS(0));
 // a streaming fit whose blocks already run side by side sets it to 1.
-// Team (nil: none) runs the blocks' tiles instead, as CholWork's does.
+// Team runs the blocks' packing and tiles (nil: Product makes a team of
+// Workers, or runs them on the caller with one worker).
 type CrossWork struct {
 	a, b    []float64
 	Workers int

@@ -195,16 +195,16 @@ const rowBand = 64
 func byColumns(t *par.Team, X []float64, n, c int, solve func(col []float64) error) error {
 	cols := make([]float64, n*c)
 	for i := range n {
-		for t := range c {
-			cols[t*n+i] = X[i*c+t]
+		for j := range c {
+			cols[j*n+i] = X[i*c+j]
 		}
 	}
 	if err := t.For("fda", c, 0, func(j int) error { return solve(cols[j*n : (j+1)*n]) }); err != nil {
 		return err
 	}
 	for i := range n {
-		for t := range c {
-			X[i*c+t] = cols[t*n+i]
+		for j := range c {
+			X[i*c+j] = cols[j*n+i]
 		}
 	}
 	return nil

@@ -41,10 +41,12 @@ const TeamIdle = 500 * time.Microsecond
 // goroutines (For).
 var helping atomic.Int32
 
+// mostHelpers is how many helpers may spin at once.
+func mostHelpers() int32 { return int32(runtime.GOMAXPROCS(0) - 1) }
+
 // takeSlot takes a helper slot, if one is left.
 func takeSlot() bool {
-	most := int32(runtime.GOMAXPROCS(0) - 1)
-	for h := helping.Load(); h < most; h = helping.Load() {
+	for h := helping.Load(); h < mostHelpers(); h = helping.Load() {
 		if helping.CompareAndSwap(h, h+1) {
 			return true
 		}
@@ -53,7 +55,7 @@ func takeSlot() bool {
 }
 
 // slotsLeft is whether a helper slot is free now.
-func slotsLeft() bool { return helping.Load() < int32(runtime.GOMAXPROCS(0)-1) }
+func slotsLeft() bool { return helping.Load() < mostHelpers() }
 
 type job struct {
 	name  string
