@@ -15,10 +15,17 @@ import (
 
 // randomPSD returns an n×n Gram matrix of n random points in dim
 // dimensions (rank min(n, dim)), row-major with stride n.
-func randomPSD(r *rand.Rand, n, dim int) []float64 {
+func randomPSD(r *rand.Rand, n, dim int) []float64 { return scaledPSD(r, n, dim, nil) }
+
+// scaledPSD is randomPSD with point i's coordinates times scale(i) (nil:
+// 1), drawn in the same order.
+func scaledPSD(r *rand.Rand, n, dim int, scale func(i int) float64) []float64 {
 	X := make([]float64, n*dim)
 	for i := range X {
 		X[i] = r.NormFloat64()
+		if scale != nil {
+			X[i] *= scale(i / dim)
+		}
 	}
 	a := make([]float64, n*n)
 	for i := range n {

@@ -20,23 +20,12 @@ func TestReviewPstrfNaNAtChunkStart(t *testing.T) {
 	const n, dim, nan = 1200, 1300, 600
 	for _, nb := range []int{128, 64} {
 		r := rand.New(rand.NewPCG(11, 12))
-		X := make([]float64, n*dim)
-		for i := range X {
-			X[i] = r.NormFloat64()
-			if i/dim > nan { // the largest diagonals lie after the NaN
-				X[i] *= 3
+		a := scaledPSD(r, n, dim, func(i int) float64 {
+			if i > nan { // the largest diagonals lie after the NaN
+				return 3
 			}
-		}
-		a := make([]float64, n*n)
-		for i := range n {
-			for j := range n {
-				var s float64
-				for k := range dim {
-					s += X[i*dim+k] * X[j*dim+k]
-				}
-				a[i*n+j] = s
-			}
-		}
+			return 1
+		})
 		a[nan*n+nan] = math.NaN()
 		b := slices.Clone(a)
 		pa, pb := make([]int, n), make([]int, n)
