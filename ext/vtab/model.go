@@ -756,8 +756,19 @@ func registryOf(c *host.Conn) *registry {
 	return c.Value(registryKey{}, func() any { return &registry{tables: map[string]*modelTable{}} }).(*registry)
 }
 
+// regKey folds the case of ASCII letters only, as SQLite compares names:
+// "Ä" and "ä" are two tables.
 func regKey(schema, name string) string {
-	return strings.ToLower(schema) + "." + strings.ToLower(name)
+	return asciiLower(schema) + "." + asciiLower(name)
+}
+
+func asciiLower(s string) string {
+	return strings.Map(func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, s)
 }
 
 func (r *registry) add(t *modelTable) {
@@ -774,30 +785,11 @@ func (r *registry) remove(t *modelTable) {
 	}
 }
 
-// lookup finds a table by name, as SQLite resolves an unqualified name:
-// main first, then temp, then attached databases in name order.
+// lookup finds a table by its schema and name.
 func (r *registry) lookup(id ident) *modelTable {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if id.schema != "" {
-		return r.tables[regKey(id.schema, id.name)]
-	}
-	for _, s := range []string{"main", "temp"} {
-		if t := r.tables[regKey(s, id.name)]; t != nil {
-			return t
-		}
-	}
-	var keys []string
-	for k, t := range r.tables {
-		if sameName(t.name.name, id.name) {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	if len(keys) > 0 {
-		return r.tables[keys[0]]
-	}
-	return nil
+	return r.tables[regKey(id.schema, id.name)]
 }
 
 // findModel returns the model table called name on this connection whose
@@ -809,6 +801,11 @@ func findModel(hc *host.Conn, name, what string, accept func(*modelTable) bool) 
 	id, err := parseIdent("name", name, true)
 	if err != nil {
 		id = ident{name: name}
+	}
+	if id.schema == "" {
+		if id.schema, err = schemaOf(hc, id.name); err != nil {
+			return nil, fmt.Errorf("%s: %s", quoteExcerpt(name), sqliteMessage(err))
+		}
 	}
 	reg := registryOf(hc)
 	t := reg.lookup(id)
@@ -826,4 +823,29 @@ func findModel(hc *host.Conn, name, what string, accept func(*modelTable) bool) 
 		return nil, fmt.Errorf("%s is not %s", quoteExcerpt(name), what)
 	}
 	return t, nil
+}
+
+// schemaOf is the schema whose table SQL's unqualified name reads: temp
+// first, then main, then attached databases in the order they were
+// attached, as SQLite looks names up; "" when there is none. The registry
+// holds only the tables this connection has connected, so it cannot say.
+func schemaOf(hc *host.Conn, name string) (string, error) {
+	var schemas []string
+	err := hc.Query("SELECT name FROM pragma_database_list ORDER BY seq <> 1, seq", nil, func(v []any) error {
+		if s, ok := v[0].(string); ok {
+			schemas = append(schemas, s)
+		}
+		return nil
+	})
+	for _, schema := range schemas {
+		found := false
+		if err == nil {
+			err = hc.Query("SELECT 1 FROM "+sqlIdent(schema)+".sqlite_master WHERE type IN ('table', 'view') AND name = ?1 COLLATE NOCASE",
+				[]any{name}, func([]any) error { found = true; return nil })
+		}
+		if found {
+			return schema, err
+		}
+	}
+	return "", err
 }

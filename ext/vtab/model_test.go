@@ -142,7 +142,7 @@ func TestModelCoreExtraColumn(t *testing.T) {
 	if n := hc.Stats.Fits.Load(); n != 2 {
 		t.Errorf("%d fits after a label changed, want 2", n)
 	}
-	if t2 := registryOf(hc).lookup(ident{name: "LT"}); t2 != tab {
+	if t2 := registryOf(hc).lookup(ident{schema: "MAIN", name: "LT"}); t2 != tab {
 		t.Errorf("registry lookup: %v", t2)
 	}
 }
