@@ -47,13 +47,27 @@ func (s *source) token(c *host.Conn) (string, error) {
 	}
 	db := sqlIdent(s.from.schema)
 	var token string
-	err := c.Query("SELECT total_changes(), (SELECT data_version FROM "+db+".pragma_data_version), (SELECT schema_version FROM "+db+".pragma_schema_version), "+
-		"EXISTS (SELECT 1 FROM "+db+".sqlite_master WHERE type = 'table' AND name = ?1 COLLATE NOCASE AND sql NOT LIKE 'CREATE VIRTUAL%')",
+	err := c.Query("SELECT total_changes(), EXISTS (SELECT 1 FROM "+db+".sqlite_master WHERE type = 'table' AND name = ?1 COLLATE NOCASE AND sql NOT LIKE 'CREATE VIRTUAL%')",
 		[]any{s.from.name}, func(v []any) error {
-			if v[3] == int64(1) { // an ordinary table, not a view or virtual table
-				token = fmt.Sprintf("%v %v %v", v[0], v[1], v[2])
+			if v[1] == int64(1) { // an ordinary table, not a view or virtual table
+				token = fmt.Sprint(v[0])
 			}
 			return nil
 		})
-	return token, err
+	// PRAGMA statements, not the pragma_data_version table: after
+	// sqlite3_deserialize, SQLite 3.40 (Debian 12's) reads a freed schema
+	// through an eponymous table it made before, and crashes.
+	for _, pragma := range []string{"data_version", "schema_version"} {
+		if err != nil || token == "" {
+			break
+		}
+		err = c.Query("PRAGMA "+db+"."+pragma, nil, func(v []any) error {
+			token += fmt.Sprintf(" %v", v[0])
+			return nil
+		})
+	}
+	if err != nil {
+		return "", err
+	}
+	return token, nil
 }

@@ -831,12 +831,16 @@ func findModel(hc *host.Conn, name, what string, accept func(*modelTable) bool) 
 // holds only the tables this connection has connected, so it cannot say.
 func schemaOf(hc *host.Conn, name string) (string, error) {
 	var schemas []string
-	err := hc.Query("SELECT name FROM pragma_database_list ORDER BY seq <> 1, seq", nil, func(v []any) error {
-		if s, ok := v[0].(string); ok {
+	// a PRAGMA statement, not pragma_database_list (see pragmaSchema)
+	err := hc.Query("PRAGMA database_list", nil, func(v []any) error {
+		if s, ok := v[1].(string); ok { // seq, name, file, in seq order
 			schemas = append(schemas, s)
 		}
 		return nil
 	})
+	if i := slices.Index(schemas, "temp"); i > 0 {
+		schemas = slices.Insert(slices.Delete(schemas, i, i+1), 0, "temp")
+	}
 	for _, schema := range schemas {
 		found := false
 		if err == nil {

@@ -206,7 +206,7 @@ func (s *source) validate(c *host.Conn) error {
 	return s.sqlError(err)
 }
 
-// checkColumns looks the table up with pragma_table_xinfo, so that a typo
+// checkColumns looks the table up with PRAGMA table_xinfo, so that a typo
 // gets an error that lists what is there.
 func (s *source) checkColumns(c *host.Conn) error {
 	cols, err := s.tableColumns(c)
@@ -246,15 +246,11 @@ func (s *source) checkColumns(c *host.Conn) error {
 }
 
 // tableColumns lists the table's columns in table order (hidden and
-// generated ones included), with pragma_table_xinfo.
+// generated ones included), with PRAGMA table_xinfo.
 func (s *source) tableColumns(c *host.Conn) ([]string, error) {
-	q, args := "SELECT name FROM pragma_table_xinfo(?1)", []any{s.from.name}
-	if s.from.schema != "" {
-		q, args = "SELECT name FROM pragma_table_xinfo(?1, ?2)", []any{s.from.name, s.from.schema}
-	}
 	var cols []string
-	err := c.Query(q, args, func(v []any) error {
-		if name, ok := v[0].(string); ok {
+	err := c.Query("PRAGMA "+s.pragmaSchema()+"table_xinfo("+sqlIdent(s.from.name)+")", nil, func(v []any) error {
+		if name, ok := v[1].(string); ok { // cid, name, type, ...
 			cols = append(cols, name)
 		}
 		return nil
@@ -279,21 +275,34 @@ func isRowidName(name string) bool {
 // rowidless says what kind of object the table is when it has no usable
 // rowid ("a view", "a WITHOUT ROWID table"), or "" when it has one.
 func (s *source) rowidless(c *host.Conn) (string, error) {
-	q, args := "SELECT type, wr FROM pragma_table_list(?1)", []any{s.from.name}
-	if s.from.schema != "" {
-		q, args = "SELECT type, wr FROM pragma_table_list WHERE name = ?1 COLLATE NOCASE AND schema = ?2 COLLATE NOCASE", []any{s.from.name, s.from.schema}
-	}
-	kind := ""
-	err := c.Query(q, args, func(v []any) error {
+	kind, found := "", ""
+	err := c.Query("PRAGMA "+s.pragmaSchema()+"table_list("+sqlIdent(s.from.name)+")", nil, func(v []any) error {
+		// schema, name, type, ncol, wr, strict; unqualified, the table SQL
+		// reads: temp's, else the first listed
+		if found != "" && v[0] != "temp" {
+			return nil
+		}
+		found, kind = fmt.Sprint(v[0]), ""
 		switch {
-		case v[0] == "view":
+		case v[2] == "view":
 			kind = "a view"
-		case v[1] == int64(1):
+		case v[4] == int64(1):
 			kind = "a WITHOUT ROWID table"
 		}
 		return nil
 	})
 	return kind, err
+}
+
+// pragmaSchema is the schema prefix of a PRAGMA about the source table:
+// PRAGMA statements, not the pragma_ tables, since after
+// sqlite3_deserialize SQLite 3.40 (Debian 12's) reads a freed schema
+// through an eponymous table made before it, and crashes.
+func (s *source) pragmaSchema() string {
+	if s.from.schema == "" {
+		return ""
+	}
+	return sqlIdent(s.from.schema) + "."
 }
 
 // sqlError rewrites SQLite's complaints about the source statement in the
