@@ -105,6 +105,13 @@ func (m *svmModel) fitNystrom(f *fitting) (fitted, error) {
 	if fit.marks, err = kpca.SampleLandmarks(n, m.landmarks, m.seed); err != nil {
 		return nil, f.fitError(kpcaError(err))
 	}
+	// The landmarks' Gram matrix is the fit's largest before the features
+	// (with its copy and the eigensolver's workspace, a few times more):
+	// 20,000 landmarks were 3.2 GB each and an out-of-memory crash.
+	if nl := int64(len(fit.marks)); 8*nl*nl > f.maxBytes() {
+		return nil, fmt.Errorf("method=nystrom: the Gram matrix of %d landmarks (%d×%d, %s) is more than max_gram_bytes = %d; "+
+			"lower landmarks= or raise the setting with SELECT ksql_config('max_gram_bytes', N)", nl, nl, nl, sizeText(8*nl*nl), f.maxBytes())
+	}
 	fit.f = f
 	basis, W, err := f.landmarkSet(fit.marks)
 	if err != nil {
