@@ -2,6 +2,7 @@ package sqltests
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
 	"fmt"
 	"os/exec"
@@ -193,6 +194,41 @@ func TestTrustHuntDeserializeGo(t *testing.T) {
 					t.Errorf("after deserialize %d: |row 1 - mean|² = %v, want %v", i, got, want)
 				}
 			}
+		})
+	}
+}
+
+// With a shared cache and PRAGMA read_uncommitted, a connection reads
+// another's uncommitted rows, and sees them go at its ROLLBACK, while no
+// counter moves (data_version counts commits): a model read there must
+// read its source as the connection's SQL does, every statement.
+func TestTrustHuntReadUncommitted(t *testing.T) {
+	for _, drv := range drivers { // one process's shared cache: the loadable runner's connections are processes
+
+		t.Run(driverLabel(drv), func(t *testing.T) {
+			dsn := "file:trust_hunt_ru_" + driverLabel(drv) + "?mode=memory&cache=shared"
+			a, b := openFile(t, drv, dsn), openFile(t, drv, dsn)
+			mustExec(t, a, `CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT);
+				INSERT INTO t VALUES (1, '[0,0]'), (2, '[1,0]'), (3, '[0,2]'), (4, '[3,3]'), (5, '[1,1]');
+				CREATE VIRTUAL TABLE m USING kpca(table=t, id=id, column=v, kernel='linear', components=2)`)
+			mustExec(t, a, "PRAGMA read_uncommitted = 1")
+			check := func(step string, db *sql.DB, want int) {
+				t.Helper()
+				rows, objs := rvCount(t, db, "SELECT count(*) FROM m"), rvCount(t, db, "SELECT count(v) FROM t")
+				if rows != want || objs != want {
+					t.Errorf("%s: m has %d rows, t %d, want %d", step, rows, objs, want)
+				}
+			}
+			check("before", a, 5)
+			mustExec(t, b, "BEGIN")
+			mustExec(t, b, "INSERT INTO t VALUES (6, '[7,7]')")
+			check("during b's transaction", a, 6)
+			c := openFile(t, drv, dsn) // its first read is of the uncommitted row
+			mustExec(t, c, "PRAGMA read_uncommitted = 1")
+			check("c, during b's transaction", c, 6)
+			mustExec(t, b, "ROLLBACK")
+			check("after b's rollback", a, 5)
+			check("c, after b's rollback", c, 5)
 		})
 	}
 }

@@ -27,7 +27,8 @@ import (
 // COMMIT (a ROLLBACK), during a writing statement (its own changes are
 // counted when it ends, and never if it fails), for a table of another
 // schema (DETACH and ATTACH again start its data_version afresh), for
-// transducer tables. Views, virtual tables and query= sources are read by
+// transducer tables, on a connection with PRAGMA read_uncommitted (another
+// connection's ROLLBACK). Views, virtual tables and query= sources are read by
 // every statement, as before: what they return can change without any
 // write (a function, another module's own data).
 
@@ -56,13 +57,21 @@ func (s *source) token(c *host.Conn) (string, error) {
 		})
 	// PRAGMA statements, not the pragma_data_version table: after
 	// sqlite3_deserialize, SQLite 3.40 (Debian 12's) reads a freed schema
-	// through an eponymous table it made before, and crashes.
-	for _, pragma := range []string{"data_version", "schema_version"} {
+	// through an eponymous table it made before, and crashes. With
+	// read_uncommitted (a shared cache), another connection's rows are
+	// read before it commits and go at its ROLLBACK, which moves no
+	// counter: no token then.
+	for _, pragma := range []string{"read_uncommitted", db + ".data_version", db + ".schema_version"} {
 		if err != nil || token == "" {
 			break
 		}
-		err = c.Query("PRAGMA "+db+"."+pragma, nil, func(v []any) error {
-			token += fmt.Sprintf(" %v", v[0])
+		err = c.Query("PRAGMA "+pragma, nil, func(v []any) error {
+			switch {
+			case pragma != "read_uncommitted":
+				token += fmt.Sprintf(" %v", v[0])
+			case v[0] != int64(0):
+				token = ""
+			}
 			return nil
 		})
 	}
