@@ -258,6 +258,8 @@ func kpcaError(err error) error {
 			"centre or rescale the data, or use a kernel of differences such as gauss(sigma=..., over=linear)", pe.MaxAbs, pe.MaxCentered)}
 	case errors.As(err, &ce):
 		return fitFailure{componentsError(ce)}
+	case errors.Is(err, kpca.ErrExactOverflow):
+		return fitFailure{fmt.Errorf("%v; scale the kernel down (a factor such as 1e-200*linear) or bring the vectors to a smaller scale", err)}
 	case errors.Is(err, kpca.ErrNystromOverflow):
 		return fitFailure{fmt.Errorf("%v; scale the kernel down (a factor such as 1e-200*linear), bring the vectors to a smaller scale, "+
 			"or use method=exact", err)}

@@ -24,6 +24,12 @@ var ErrNoObjects = errors.New("there are no objects to fit")
 // space: the centred Gram matrix is zero and there is no direction of variance.
 var ErrIdentical = errors.New("all objects are identical under the kernel (the centred Gram matrix is zero), so there are no principal components")
 
+// ErrExactOverflow is an exact fit whose kernel values are finite but whose
+// centred Gram matrix has a trace (the sum of its eigenvalues) past
+// float64's range: unchecked, the infinite eigenvalues read as "no positive
+// eigenvalues", or every explained ratio as 0.
+var ErrExactOverflow = errors.New("the kernel values are too large for the exact fit: the centred Gram matrix's trace, the sum of its eigenvalues, overflows float64")
+
 // Options configure an exact or Nyström fit.
 type Options struct {
 	// Components is k, the number of principal components (≥ 1).
@@ -208,6 +214,9 @@ func fitExact(K *mat.SymDense, opt Options, done func(reuse bool)) (*Model, erro
 	// The plain centring's rounding is a few ε·max|K|; the compensated
 	// one (chosen when that rounding would swamp the variance) leaves
 	// either ≤ 8n·ε²·max|K| (identical objects) or a *PrecisionError.
+	if math.IsInf(st.trace, 0) || math.IsNaN(st.trace) {
+		return nil, ErrExactOverflow
+	}
 	if st.maxCentered <= float64(n)*eps*st.maxAbs {
 		return nil, ErrIdentical
 	}
