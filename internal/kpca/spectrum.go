@@ -2,6 +2,7 @@ package kpca
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"sort"
 
@@ -54,6 +55,17 @@ func SpectrumOf(K []float64, n int, interrupt func() error) (Spectrum, error) {
 		trace += S[i*n+i]
 	}
 	s.Symmetric = asym <= 1e-12*big
+	// The trace and the negative eigenvalues' sum are compared divided by
+	// the largest entry: each may pass float64's range where their ratio
+	// does not.
+	scale := big
+	if scale == 0 {
+		scale = 1
+	}
+	trace = 0
+	for i := 0; i < n; i++ {
+		trace += S[i*n+i] / scale
+	}
 	vals, err := dense.EigenValues(S, n, n, poll)
 	if err != nil {
 		if errors.Is(err, dense.ErrNoConvergence) {
@@ -61,14 +73,19 @@ func SpectrumOf(K []float64, n int, interrupt func() error) (Spectrum, error) {
 		}
 		return s, err
 	}
+	for _, v := range vals {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return s, &OverflowError{MaxAbs: big}
+		}
+	}
 	s.Values = vals
 	sort.Sort(sort.Reverse(sort.Float64Slice(s.Values)))
 	s.Min = s.Values[n-1]
 	neg, abs := 0.0, 0.0
 	for _, v := range s.Values {
-		abs += math.Abs(v)
+		abs += math.Abs(v) / scale
 		if v < 0 {
-			neg -= v
+			neg -= v / scale
 		}
 	}
 	switch {
@@ -79,6 +96,16 @@ func SpectrumOf(K []float64, n int, interrupt func() error) (Spectrum, error) {
 		s.NegativeMass = neg / abs
 	}
 	return s, nil
+}
+
+// OverflowError is a finite matrix whose eigenvalues pass float64's range
+// (entries near 1e308 over a few rows).
+type OverflowError struct {
+	MaxAbs float64 // the largest |entry|
+}
+
+func (e *OverflowError) Error() string {
+	return fmt.Sprintf("the eigenvalues pass float64's range (the largest |entry| is %.6g); scale the kernel down (a factor such as 1e-200*linear) or the data", e.MaxAbs)
 }
 
 // errNoConvergence is an eigensolver that did not converge (LAPACK's info > 0).
