@@ -10,6 +10,7 @@ import (
 	"github.com/ksql/ksql/internal/cv"
 	"github.com/ksql/ksql/internal/kernels"
 	"github.com/ksql/ksql/internal/kpca"
+	"github.com/ksql/ksql/internal/nystrom"
 	"github.com/ksql/ksql/internal/offheap"
 	"github.com/ksql/ksql/internal/svm"
 )
@@ -148,7 +149,7 @@ func (fit *svmNystromFit) landmarkMap(f *fitting, W []float64) (int, error) {
 	nl := len(fit.marks)
 	for a := 0; a < nl; a++ {
 		for b := a + 1; b < nl; b++ {
-			W[a*nl+b] = (W[a*nl+b] + W[b*nl+a]) / 2
+			W[a*nl+b] = W[a*nl+b]/2 + W[b*nl+a]/2 // halves first: the sum of two values near ±1e308 overflows
 		}
 	}
 	M, r, _, err := svm.NystromMap(W, nl, f.err)
@@ -163,6 +164,9 @@ func (fit *svmNystromFit) landmarkMap(f *fitting, W []float64) (int, error) {
 		}
 		if ierr := f.err(); ierr != nil {
 			return 0, ierr
+		}
+		if errors.Is(err, nystrom.ErrOverflow) {
+			return 0, fitFailure{fmt.Errorf("method=nystrom: %v; scale the kernel down (a factor such as 1e-200*linear) or bring the vectors to a smaller scale", err)}
 		}
 		return 0, fitFailure{fmt.Errorf("method=nystrom: %v; the kernel is not positive semi-definite or is zero on them",
 			strings.TrimPrefix(err.Error(), "svm: "))}

@@ -362,6 +362,9 @@ func inverseSqrtLandmarks(C []float64, landmarks []int, m int, poll func() error
 // dropped.
 func inverseSqrt(W []float64, m int, poll func() error) ([]float64, float64, error) {
 	M, vals, err := nystrom.Map(W, m, float64(m)*eps, poll)
+	if errors.Is(err, nystrom.ErrOverflow) {
+		return nil, 0, ErrNystromOverflow
+	}
 	if err != nil {
 		return nil, 0, err
 	}

@@ -1,10 +1,17 @@
 package nystrom
 
 import (
+	"errors"
 	"math"
 
 	"github.com/ksql/ksql/internal/dense"
 )
+
+// ErrOverflow is a landmarks' kernel block whose entries are finite but
+// whose eigenvalues pass float64's range (entries near 1e308): unchecked,
+// an infinite λ_max keeps no eigenpair and reads as a kernel that is not
+// positive semi-definite.
+var ErrOverflow = errors.New("the eigenvalues of the landmarks' Gram matrix pass float64's range")
 
 // Map returns the Nyström map M = U_r·Λ_r^(−1/2) (m×r, row-major) of the
 // landmarks' kernel block W (m×m; its upper triangle is read and W is
@@ -18,6 +25,11 @@ func Map(W []float64, m int, cutoff float64, poll func() error) (M, vals []float
 	vals, err = dense.EigenSym(W, m, m, poll) // ascending; W's columns become the eigenvectors
 	if err != nil {
 		return nil, nil, err
+	}
+	for _, v := range vals {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil, nil, ErrOverflow
+		}
 	}
 	top := vals[m-1]
 	r := 0
