@@ -132,6 +132,10 @@ func (c *mmdCursor) filter(idxStr string, vals []any) error {
 		return err
 	}
 	c.r, err = stats.MMDTest(K, len(objs), len(samples[0]), int(perms), uint64(seed), c.t.hc.Err)
+	if errors.Is(err, stats.ErrOverflow) {
+		return fmt.Errorf("%v (the squared distance between the samples' means in feature space); "+
+			"scale the kernel down (a factor such as 1e-200*linear) or bring the vectors to a smaller scale", err)
+	}
 	if errors.Is(err, stats.ErrSmallSample) {
 		return fmt.Errorf("query_a gives %d objects and query_b %d; a two-sample test needs at least 2 in each", len(samples[0]), len(samples[1]))
 	}

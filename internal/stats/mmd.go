@@ -11,6 +11,10 @@ import (
 // for which the unbiased statistic is undefined.
 var ErrSmallSample = errors.New("each sample needs at least two objects")
 
+// ErrOverflow is a test whose statistics, unscaled, pass float64's range
+// (means in feature space some 1e154 apart): each would read +Inf.
+var ErrOverflow = errors.New("the MMD² statistics pass float64's range")
+
 // MMD is the result of a two-sample test.
 type MMD struct {
 	Unbiased, Biased float64 // MMD² estimates (Gretton et al. 2012, eq. 3 and 5)
@@ -37,6 +41,9 @@ func MMDTest(K []float64, N, na, perms int, seed uint64, interrupt func() error)
 	scale := sumScale(K, N)
 	u, b := mmd2(K, N, na, inA)
 	r := MMD{Unbiased: u / scale, Biased: b / scale, Permutations: perms, NA: na, NB: nb}
+	if math.IsInf(r.Unbiased, 0) || math.IsInf(r.Biased, 0) {
+		return MMD{}, ErrOverflow
+	}
 	p := make([]int, N)
 	for i := range p {
 		p[i] = i
