@@ -109,6 +109,7 @@ FROM iris AS a, iris AS b
 WHERE a.id = 0 AND b.id <> a.id
 ORDER BY k DESC LIMIT 3;
 
+.print
 -- 9. Learning: a support vector machine on the DNA sequences, with the same
 --    string kernel, scored by 5-fold cross-validation (each sequence
 --    predicted by the svm fitted without its fold).
