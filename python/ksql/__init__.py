@@ -8,6 +8,7 @@
 
 Vectors are BLOBs of little-endian float32 values, sqlite-vec's format.
 """
+import collections.abc
 import math
 import os
 import sqlite3
@@ -63,9 +64,16 @@ def serialize_float32(values):
     np = _numpy()
     if np is not None and isinstance(values, np.ndarray):
         return _serialize_numpy(np, values)
+    # These iterate, but not as a vector's numbers: text as characters,
+    # bytes (a vector already serialized) as small integers, a mapping as
+    # its keys, a set in no order.
+    if isinstance(values, (str, bytes, bytearray, memoryview, collections.abc.Mapping, collections.abc.Set)):
+        raise TypeError(f"ksql.serialize_float32: expected a sequence of numbers, got {type(values).__name__}")
     try:
-        vals = [float(v) for v in values]
+        vals = [_float(v) for v in values]
     except (TypeError, ValueError) as e:
+        if isinstance(e, _OutOfRange):
+            raise ValueError(f"ksql.serialize_float32: {e} is out of float32's range") from None
         raise TypeError(f"ksql.serialize_float32: expected a sequence of numbers: {e}") from None
     try:
         return struct.pack(f"<{len(vals)}f", *vals)
@@ -74,12 +82,28 @@ def serialize_float32(values):
         raise ValueError(f"ksql.serialize_float32: {big!r} is out of float32's range") from None
 
 
+class _OutOfRange(ValueError):
+    pass
+
+
+def _float(v):
+    try:
+        return float(v)
+    except OverflowError:  # an int past float64's range
+        r = repr(v)
+        raise _OutOfRange(r if len(r) <= 24 else f"{r[:12]}…({len(r)} digits)") from None
+
+
 def _serialize_numpy(np, values):
     if values.ndim != 1:
         raise ValueError(f"ksql.serialize_float32: expected a 1-D array, got shape {values.shape}")
     if not (np.issubdtype(values.dtype, np.number) or values.dtype == np.bool_) or \
-            np.issubdtype(values.dtype, np.complexfloating):
+            np.issubdtype(values.dtype, np.complexfloating) or np.issubdtype(values.dtype, np.timedelta64):
         raise TypeError(f"ksql.serialize_float32: expected a real numeric array, got dtype {values.dtype}")
+    # tobytes() writes a masked entry as the fill value (1e20 for floats).
+    if np.ma.is_masked(values):
+        raise ValueError("ksql.serialize_float32: the array has masked entries; fill them first (numpy.ma.filled)")
+    values = np.asarray(values)
     with np.errstate(over="ignore"):
         out = values.astype("<f4")
     bad = np.isinf(out) & np.isfinite(values)

@@ -188,6 +188,18 @@ def test_round_trip(values):
     (ksql.serialize_float32, 3.0, TypeError, "sequence of numbers"),
     (ksql.serialize_float32, np.zeros((2, 2)), ValueError, "1-D array"),
     (ksql.serialize_float32, np.array(["x"]), TypeError, "real numeric array"),
+    # Text and bytes iterate as characters and small integers: "123" is
+    # not [1, 2, 3], and a vector already serialized is not its bytes.
+    (ksql.serialize_float32, "123", TypeError, "got str"),
+    (ksql.serialize_float32, ksql.serialize_float32([1.0, 2.0]), TypeError, "got bytes"),
+    (ksql.serialize_float32, bytearray(b"\1\2"), TypeError, "got bytearray"),
+    (ksql.serialize_float32, memoryview(b"\1\2"), TypeError, "got memoryview"),
+    # A mapping iterates over its keys, a set in no order.
+    (ksql.serialize_float32, {2: 0.5, 1: 0.25}, TypeError, "got dict"),
+    (ksql.serialize_float32, {1.0, 2.0}, TypeError, "got set"),
+    (ksql.serialize_float32, [10**400], ValueError, "out of float32's range"),
+    (ksql.serialize_float32, np.ma.masked_array([1.0, 2.0], mask=[False, True]), ValueError, "masked"),
+    (ksql.serialize_float32, np.array([1, 2], dtype="m8[s]"), TypeError, "real numeric array"),
     (ksql.deserialize_float32, b"\0" * 7, ValueError, "multiple of 4 bytes, got 7"),
     (ksql.deserialize_float32, "abcd", TypeError, "expected bytes, got str"),
 ])
