@@ -78,7 +78,8 @@ func (t *sigmaTable) Destroy() error             { return nil }
 type sigmaCursor struct {
 	t      *sigmaTable
 	qs     []float64
-	d      stats.Distances
+	l2, l1 []float64 // the quantiles of the Euclidean and Manhattan distances, one per qs
+	pairs  int
 	n, pos int
 	args   [4]any
 }
@@ -119,12 +120,31 @@ func (c *sigmaCursor) filter(idxStr string, vals []any) error {
 	}
 	// The default sample is all pairs of 2,000 rows, so up to 2,000 rows
 	// every pair is measured.
-	c.d, err = stats.PairDistances(xs, int(sample), uint64(seed), c.t.hc.Err)
+	d, err := stats.PairDistances(xs, int(sample), uint64(seed), c.t.hc.Err)
 	if errors.Is(err, stats.ErrFewVectors) {
 		return fmt.Errorf("query gives %d vectors; distances need at least 2", len(xs))
 	}
-	c.n, c.qs = len(xs), qs
-	return err
+	if err != nil {
+		return err
+	}
+	c.l2, c.l1 = make([]float64, len(qs)), make([]float64, len(qs))
+	for i, q := range qs {
+		c.l2[i], c.l1[i] = stats.Quantile(d.L2, q), stats.Quantile(d.L1, q)
+	}
+	c.n, c.qs, c.pairs = len(xs), qs, len(d.L2)
+	return nil
+}
+
+// overflowed refuses a quantile past float64's range (vectors such as
+// [1e308] and [-1e308], whose distance 2e308 is +Inf): a number it is
+// not. Only the columns that read it fail, so gauss_sigma stays available
+// when only the Manhattan distances overflow.
+func (c *sigmaCursor) overflowed(v float64, what string) error {
+	if !math.IsInf(v, 0) && !math.IsNaN(v) {
+		return nil
+	}
+	return prefix(sigmaFunc, fmt.Errorf("the %v-quantile of the %s overflows float64 (the vectors are too far apart to measure); "+
+		"divide the vectors by a power of ten, and multiply the sigma it suggests by the same factor", c.qs[c.pos], what))
 }
 
 // sigmaRowBytes is the memory a row of kernel_sigma's query takes while
@@ -190,16 +210,23 @@ func (c *sigmaCursor) Column(col int) (any, error) {
 	switch col {
 	case 0:
 		return q, nil
-	case 1:
-		return stats.Quantile(c.d.L2, q), nil
-	case 2:
-		return stats.Quantile(c.d.L1, q), nil
-	case 3:
-		return stats.Quantile(c.d.L2, q) / math.Sqrt2, nil
-	case 4:
-		return stats.Quantile(c.d.L1, q), nil
+	case 1, 3:
+		l2 := c.l2[c.pos]
+		if err := c.overflowed(l2, "Euclidean distances (distance, gauss_sigma)"); err != nil {
+			return nil, err
+		}
+		if col == 3 {
+			return l2 / math.Sqrt2, nil
+		}
+		return l2, nil
+	case 2, 4:
+		l1 := c.l1[c.pos]
+		if err := c.overflowed(l1, "Manhattan distances (l1_distance, laplace_sigma)"); err != nil {
+			return nil, err
+		}
+		return l1, nil
 	case 5:
-		return int64(len(c.d.L2)), nil
+		return int64(c.pairs), nil
 	case 6:
 		return int64(c.n), nil
 	}

@@ -106,12 +106,17 @@ func scaledNorm(a, b []float64) float64 {
 }
 
 // Quantile is the q-quantile (0 ≤ q ≤ 1) of ascending sorted values by
-// linear interpolation between order statistics, numpy's default.
+// linear interpolation between order statistics, numpy's default. An
+// order statistic itself, or a run of equal ones, is returned as it is:
+// interpolating towards a +Inf neighbour gave 0·Inf or Inf − Inf, NaN.
 func Quantile(sorted []float64, q float64) float64 {
 	h := q * float64(len(sorted)-1)
 	lo := int(math.Floor(h))
 	if lo >= len(sorted)-1 {
 		return sorted[len(sorted)-1]
 	}
-	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
+	if f := h - float64(lo); f != 0 && sorted[lo+1] != sorted[lo] {
+		return sorted[lo] + f*(sorted[lo+1]-sorted[lo])
+	}
+	return sorted[lo]
 }
