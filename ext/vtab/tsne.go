@@ -101,18 +101,23 @@ func (m *tsneModel) fit(f *fitting) (fitted, error) {
 	opt.Interrupt = f.err
 	e, err := tsne.Fit(n, rows, opt)
 	if err != nil {
-		return nil, tsneError(f, err)
+		return nil, tsneError(f, err, K)
 	}
 	fit := &tsneFit{e: e, diag: diag, trust: math.NaN(), basis: f.objs()}
 	if n > 10 {
 		if fit.trust, err = tsne.Trustworthiness(e, rows, 5, f.err); err != nil {
-			return nil, tsneError(f, err)
+			return nil, tsneError(f, err, K)
 		}
 	}
 	return fit, nil
 }
 
-func tsneError(f *fitting, err error) error {
+// tsneScaleHint is what brings kernel values near 1e308 back into range.
+const tsneScaleHint = "scale the kernel down (a factor such as 1e-10*linear) or bring the vectors to a smaller scale"
+
+// tsneError words an error of internal/tsne; K is the n×n Gram matrix the
+// squared distances came from.
+func tsneError(f *fitting, err error, K []float64) error {
 	var pe *tsne.ParamError
 	var de *tsne.DistanceError
 	switch {
@@ -121,9 +126,30 @@ func tsneError(f *fitting, err error) error {
 	case errors.As(err, &pe):
 		return fitFailure{fmt.Errorf("%s=%v: allowed %s", pe.Name, pe.Value, pe.Allowed)}
 	case errors.As(err, &de):
-		return fitFailure{f.objError(de.Row, de.Col, fmt.Errorf("the feature-space distance² is %v; a picture needs finite kernel values (use normalize(...) for long texts)", de.Value))}
+		return fitFailure{tsneDistanceError(f, de, K)}
 	}
 	return f.fitError(err)
+}
+
+// tsneDistanceError names the cause of a squared distance that is not
+// finite: a kernel value that is not, or, when k(x,x), k(z,z) and k(x,z)
+// all are, the sum k(x,x) + k(z,z) − 2k(x,z) passing float64's range
+// (kernel values near 1e308), which no finite input cures.
+func tsneDistanceError(f *fitting, de *tsne.DistanceError, K []float64) error {
+	n, i, j := len(f.objs()), de.Row, de.Col
+	if i < 0 || j < 0 || i >= n || j >= n || len(K) != n*n {
+		return f.objError(i, j, fmt.Errorf("the feature-space distance² is %v; a picture needs finite kernel values", de.Value))
+	}
+	largest := 0.0
+	for _, p := range [3][2]int{{i, i}, {j, j}, {i, j}} {
+		v := K[p[0]*n+p[1]]
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return f.objError(p[0], p[1], fmt.Errorf("the kernel value is %v; a picture needs finite kernel values (use normalize(...) for long texts)", v))
+		}
+		largest = max(largest, math.Abs(v))
+	}
+	return f.objError(i, j, fmt.Errorf("the feature-space distance² k(x,x) + k(z,z) − 2k(x,z) overflows float64: "+
+		"the kernel values (up to %.6g in magnitude) are too large; %s", largest, tsneScaleHint))
 }
 
 func (fit *tsneFit) stored(o int, dst []any) {
@@ -142,11 +168,20 @@ func (fit *tsneFit) predict(z *newObject, dst []any) error {
 	if err != nil {
 		return err
 	}
+	d2 := make([]float64, len(kz))
 	for j := range kz {
-		kz[j] = kzz[0] + fit.diag[j] - 2*kz[j]
+		d2[j] = kzz[0] + fit.diag[j] - 2*kz[j]
 	}
 	pos := make([]float64, fit.e.Dims)
-	if err := fit.e.Place(kz, pos); err != nil {
+	if err := fit.e.Place(d2, pos); err != nil {
+		var de *tsne.DistanceError
+		if errors.As(err, &de) && de.Col >= 0 && de.Col < len(kz) {
+			// The kernel values are finite (z.kernels refuses others), so
+			// their sum overflowed.
+			largest := max(math.Abs(kzz[0]), math.Abs(fit.diag[de.Col]), math.Abs(kz[de.Col]))
+			return fmt.Errorf("input: its feature-space distance² to a fitted object, k(x,x) + k(z,z) − 2k(x,z), overflows float64: "+
+				"the kernel values (up to %.6g in magnitude) are too large; %s", largest, tsneScaleHint)
+		}
 		return fmt.Errorf("input: %v", err)
 	}
 	for c, v := range pos {

@@ -59,8 +59,10 @@ func (e *ParamError) Error() string {
 	return fmt.Sprintf("%s = %v: allowed %s", e.Name, e.Value, e.Allowed)
 }
 
-// DistanceError is a squared distance that is NaN, infinite or negative
-// beyond rounding.
+// DistanceError is a squared distance that is NaN or infinite, at row
+// Row (−1 for an object being placed) and column Col. Whether the values
+// it was computed from were already so, or finite ones overflowed, only
+// the Rows that computed it knows; its caller says which.
 type DistanceError struct {
 	Row, Col int
 	Value    float64
