@@ -47,9 +47,8 @@ func rffEmbed(c *host.Conn, args []any) (any, error) {
 			return nil, argError(3, "seed", err)
 		}
 	}
-	if b, limit := rff.MapBytes(x.Len(), dim), MaxRFFMapBytes.Get(c); b > limit {
-		return nil, fmt.Errorf("the frequency matrix for dim %d and %d-dimensional vectors takes %d bytes, past max_rff_map_bytes = %d; use a smaller dim or raise it with SELECT ksql_config('max_rff_map_bytes', %d)",
-			dim, x.Len(), b, limit, b)
+	if err := rffMapFits(c, x.Len(), dim); err != nil {
+		return nil, err
 	}
 	m, err := rff.Get(kind, sigma, x.Len(), dim, uint64(seed))
 	if err != nil {
@@ -99,10 +98,39 @@ func rffDim(c *host.Conn, args []any) (int, error) {
 		return 0, argError(1, "dim", fmt.Errorf("must be a positive even number, got %d", d))
 	case d%2 != 0:
 		return 0, argError(1, "dim", fmt.Errorf("must be even (the cos and sin of dim/2 frequencies), got %d", d))
+	case d > MaxRFFDim.Ceiling():
+		return 0, argError(1, "dim", fmt.Errorf("%d is beyond what ksql allows: max_rff_dim = %d, and the setting's largest value is %d; use a smaller dim",
+			d, limit, MaxRFFDim.Ceiling()))
 	case d > limit:
 		return 0, argError(1, "dim", fmt.Errorf("%d is past max_rff_dim = %d; raise it with SELECT ksql_config('max_rff_dim', %d)", d, limit, d))
 	}
 	return int(d), nil
+}
+
+// rffMapFits bounds the frequency matrix of dim features of inDim-
+// dimensional vectors by max_rff_map_bytes, suggesting the setting's
+// needed value only where ksql_config accepts it.
+func rffMapFits(c *host.Conn, inDim, dim int) error {
+	b, limit, ceiling := rff.MapBytes(inDim, dim), MaxRFFMapBytes.Get(c), MaxRFFMapBytes.Ceiling()
+	switch {
+	case b <= limit:
+		return nil
+	case b > ceiling:
+		return fmt.Errorf("the frequency matrix for dim %d and %d-dimensional vectors takes %d bytes, past max_rff_map_bytes = %d "+
+			"and beyond what ksql allows (the setting's largest value is %d%s); use a smaller dim or vectors of fewer dimensions",
+			dim, inDim, b, limit, ceiling, ceilingWhy(MaxRFFMapBytes))
+	}
+	return fmt.Errorf("the frequency matrix for dim %d and %d-dimensional vectors takes %d bytes, past max_rff_map_bytes = %d; use a smaller dim or raise it with SELECT ksql_config('max_rff_map_bytes', %d)",
+		dim, inDim, b, limit, b)
+}
+
+// ceilingWhy says why a setting's largest value is what it is, when it is
+// this machine's memory rather than the setting's own bound.
+func ceilingWhy(s *host.Setting) string {
+	if s.Ceiling() < s.Max {
+		return ", this machine's physical memory"
+	}
+	return ""
 }
 
 // rffKernel reads argument 3: a σ for gauss, or a spec text naming gauss

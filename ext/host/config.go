@@ -29,6 +29,17 @@ type Setting struct {
 // ksql_config, or the default.
 func (s *Setting) Get(c *Conn) int64 { return c.Config.get(s) }
 
+// Ceiling is the largest value Set accepts on this machine: Max, or the
+// physical memory for a Memory setting where that is less. An error that
+// suggests raising the setting to what work needs checks against it, so
+// that it never suggests a value ksql_config refuses.
+func (s *Setting) Ceiling() int64 {
+	if pm := PhysicalMemory(); s.Memory && pm > 0 && pm < s.Max {
+		return pm
+	}
+	return s.Max
+}
+
 // MaxDPCells bounds a string kernel's dynamic programme per call. It is
 // declared here because the SQL functions, the virtual tables and Explain's
 // wording all use it.
