@@ -111,26 +111,17 @@ func rffDim(c *host.Conn, args []any) (int, error) {
 // dimensional vectors by max_rff_map_bytes, suggesting the setting's
 // needed value only where ksql_config accepts it.
 func rffMapFits(c *host.Conn, inDim, dim int) error {
-	b, limit, ceiling := rff.MapBytes(inDim, dim), MaxRFFMapBytes.Get(c), MaxRFFMapBytes.Ceiling()
+	b, limit := rff.MapBytes(inDim, dim), MaxRFFMapBytes.Get(c)
 	switch {
 	case b <= limit:
 		return nil
-	case b > ceiling:
+	case b > MaxRFFMapBytes.Ceiling():
 		return fmt.Errorf("the frequency matrix for dim %d and %d-dimensional vectors takes %d bytes, past max_rff_map_bytes = %d "+
-			"and beyond what ksql allows (the setting's largest value is %d%s); use a smaller dim or vectors of fewer dimensions",
-			dim, inDim, b, limit, ceiling, ceilingWhy(MaxRFFMapBytes))
+			"and beyond what ksql allows (the setting's largest value is %s); use a smaller dim or vectors of fewer dimensions",
+			dim, inDim, b, limit, MaxRFFMapBytes.CeilingText())
 	}
 	return fmt.Errorf("the frequency matrix for dim %d and %d-dimensional vectors takes %d bytes, past max_rff_map_bytes = %d; use a smaller dim or raise it with SELECT ksql_config('max_rff_map_bytes', %d)",
 		dim, inDim, b, limit, b)
-}
-
-// ceilingWhy says why a setting's largest value is what it is, when it is
-// this machine's memory rather than the setting's own bound.
-func ceilingWhy(s *host.Setting) string {
-	if s.Ceiling() < s.Max {
-		return ", this machine's physical memory"
-	}
-	return ""
 }
 
 // rffKernel reads argument 3: a σ for gauss, or a spec text naming gauss

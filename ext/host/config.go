@@ -40,6 +40,15 @@ func (s *Setting) Ceiling() int64 {
 	return s.Max
 }
 
+// CeilingText is Ceiling for an error message, saying when it is this
+// machine's memory rather than the setting's own bound.
+func (s *Setting) CeilingText() string {
+	if c := s.Ceiling(); c < s.Max {
+		return strconv.FormatInt(c, 10) + ", this machine's physical memory"
+	}
+	return strconv.FormatInt(s.Max, 10)
+}
+
 // MaxDPCells bounds a string kernel's dynamic programme per call. It is
 // declared here because the SQL functions, the virtual tables and Explain's
 // wording all use it.

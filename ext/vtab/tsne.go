@@ -79,8 +79,15 @@ type tsneFit struct {
 func (m *tsneModel) fit(f *fitting) (fitted, error) {
 	n := len(f.objs())
 	if need := tsne.Bytes(n, m.opt) + int64(n)*int64(n)*8; need > f.maxBytes() {
-		return nil, fmt.Errorf("t-SNE of %d objects needs %s (the kernel's n×n matrix, and n² affinities with method=exact), more than max_gram_bytes = %d; "+
-			"raise it with SELECT ksql_config('max_gram_bytes', N)", n, sizeText(need), f.maxBytes())
+		// Past the setting's largest value, raising it cannot help: only
+		// fewer objects can.
+		fix := "raise it with SELECT ksql_config('max_gram_bytes', N)"
+		if need > MaxGramBytes.Ceiling() {
+			fix = fmt.Sprintf("that is beyond what ksql allows (the setting's largest value is %s); "+
+				"fit a sample of the objects, as query='SELECT id, v FROM t ORDER BY random() LIMIT 10000'", MaxGramBytes.CeilingText())
+		}
+		return nil, fmt.Errorf("t-SNE of %d objects needs %s (the kernel's n×n matrix, and n² affinities with method=exact), more than max_gram_bytes = %d; %s",
+			n, sizeText(need), f.maxBytes(), fix)
 	}
 	K, release, err := fullGram(f, "tsne")
 	if err != nil {
