@@ -164,9 +164,7 @@ func (c *sigmaCursor) vectors() ([][]float64, error) {
 	maxBytes := maxGramBytes(c.t.hc)
 	limit := int(maxBytes / sigmaRowBytes)
 	rows, err := queryRows(c.t.hc, "query", c.args[0], []int{1, 2}, limit, func(n int) error {
-		return fmt.Errorf("query gives more than %d rows, and kernel_sigma keeps every vector (about %d bytes a row) within max_gram_bytes = %d; "+
-			"sample them in the query (ORDER BY random() LIMIT 10000), or raise the setting with SELECT ksql_config('max_gram_bytes', N)",
-			limit, sigmaRowBytes, maxBytes)
+		return sigmaTooManyRows(limit, maxBytes)
 	})
 	if err != nil {
 		return nil, err
@@ -180,6 +178,18 @@ func (c *sigmaCursor) vectors() ([][]float64, error) {
 		xs[i] = o.Vec.Float64s()
 	}
 	return xs, nil
+}
+
+// sigmaTooManyRows is the error of a query with more than limit rows
+// under max_gram_bytes = maxBytes; it suggests raising the setting only
+// where ksql_config can.
+func sigmaTooManyRows(limit int, maxBytes int64) error {
+	raise := ", or raise the setting with SELECT ksql_config('max_gram_bytes', N)"
+	if maxBytes >= MaxGramBytes.Ceiling() {
+		raise = fmt.Sprintf(" (the setting is at its largest value, %s)", MaxGramBytes.CeilingText())
+	}
+	return fmt.Errorf("query gives more than %d rows, and kernel_sigma keeps every vector (about %d bytes a row) within max_gram_bytes = %d; "+
+		"sample them in the query (ORDER BY random() LIMIT 10000)%s", limit, sigmaRowBytes, maxBytes, raise)
 }
 
 // parseQuantiles reads a comma-separated list of probabilities in [0, 1].
