@@ -153,8 +153,9 @@ func gramOf(hc *host.Conn, spec *kernels.Spec, objs []kernels.Object) ([]float64
 }
 
 func objectsTooMany(n int, max int64) error {
-	return fmt.Errorf("%d objects need a %s Gram matrix, more than max_gram_bytes = %s; raise it with ksql_config('max_gram_bytes', N)",
-		n, sizeText(int64(n)*int64(n)*8), sizeText(max))
+	need := int64(n) * int64(n) * 8
+	return fmt.Errorf("%d objects need a %s Gram matrix, more than max_gram_bytes = %s; %s",
+		n, sizeText(need), sizeText(max), gramFix(need, ""))
 }
 
 // gramRowLimit is the most objects whose Gram matrix fits max_gram_bytes.

@@ -198,8 +198,7 @@ func (c *gramCursor) fullTooBig(m int) error {
 	need := 8 * int64(m) * int64(m)
 	if max := maxGramBytes(c.t.hc); need > max {
 		return fmt.Errorf("a full scan of %d objects needs a %d×%d Gram matrix (%s), more than max_gram_bytes = %d; "+
-			"raise it with SELECT ksql_config('max_gram_bytes', N), or ask for one row at a time with WHERE row_id = ?",
-			m, m, m, sizeText(need), max)
+			"%s", m, m, m, sizeText(need), max, gramFix(need, "ask for one row at a time with WHERE row_id = ?"))
 	}
 	return nil
 }

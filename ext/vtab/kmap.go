@@ -96,6 +96,5 @@ func (m *mapModel) tooMany(n int, max int64) error {
 
 func mapTooBig(n int, need, max int64) error {
 	return fmt.Errorf("the exact map of %d objects needs a %d×%d Gram matrix (%s), more than max_gram_bytes = %d; "+
-		"raise it with SELECT ksql_config('max_gram_bytes', N), or approximate: kpca(..., method=nystrom) or rff_embed(...)",
-		n, n, n, sizeText(need), max)
+		"%s", n, n, n, sizeText(need), max, gramFix(need, "approximate: kpca(..., method=nystrom) or rff_embed(...)"))
 }

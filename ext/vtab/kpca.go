@@ -235,15 +235,14 @@ func (m *kpcaModel) tooMany(n int, max int64) error {
 	nl := min(n, m.landmarks)
 	if need := kpca.StreamBytes(n, nl, m.k); need > max {
 		return fmt.Errorf("method=nystrom with %d landmarks on %d objects needs %s even streamed (the m×m products and n×k projections), more than max_gram_bytes = %d; "+
-			"lower landmarks= or raise the setting with SELECT ksql_config('max_gram_bytes', N)", nl, n, sizeText(need), max)
+			"%s", nl, n, sizeText(need), max, landmarksFix(need))
 	}
 	return nil
 }
 
 func exactTooBig(n int, need, max int64) error {
 	return fmt.Errorf("the exact method on %d objects needs a %d×%d Gram matrix (%s), more than max_gram_bytes = %d; "+
-		"raise it with SELECT ksql_config('max_gram_bytes', N), or use method=nystrom (with landmarks=m) for an approximation in O(n·m) memory",
-		n, n, n, sizeText(need), max)
+		"%s", n, n, n, sizeText(need), max, gramFix(need, "use method=nystrom (with landmarks=m) for an approximation in O(n·m) memory"))
 }
 
 // kpcaError words the kpca package's *ComponentsError in the module's

@@ -245,7 +245,7 @@ func krrNystromBytes(n, nl int) int64 { return 8 * (int64(n)*int64(nl) + 3*int64
 func (m *krrModel) streamTooMany(n, nl int, max int64) error {
 	if need := 8 * (int64(min(n, krr.StreamRows))*int64(nl) + 6*int64(nl)*int64(nl) + 2*int64(n)); need > max {
 		return fmt.Errorf("method=nystrom with %d landmarks on %d objects needs %s even streamed (the m×m products), more than max_gram_bytes = %d; "+
-			"lower landmarks= or raise the setting with SELECT ksql_config('max_gram_bytes', N)", nl, n, sizeText(need), max)
+			"%s", nl, n, sizeText(need), max, landmarksFix(need))
 	}
 	if m.folds > 0 {
 		return fmt.Errorf("folds=%d with method=nystrom on %d objects: their kernel values pass max_gram_bytes = %d and are streamed, "+

@@ -52,7 +52,7 @@ func numericLabels(f *fitting) ([]float64, error) {
 // gramTooBig is the max_gram_bytes error of an exact fit on n objects.
 func gramTooBig(module string, n int, need, max int64) error {
 	return fmt.Errorf("the exact method on %d objects needs a %d×%d Gram matrix (%s), more than max_gram_bytes = %d; "+
-		"raise it with SELECT ksql_config('max_gram_bytes', N)%s", n, n, n, sizeText(need), max, nystromHint(module))
+		"%s", n, n, n, sizeText(need), max, gramFix(need, nystromHint(module)))
 }
 
 // exactTooMany is boundedModel's check for models that build the exact
@@ -81,7 +81,7 @@ func fullGram(f *fitting, module string) ([]float64, func(), error) {
 
 func nystromHint(module string) string {
 	if module == "krr" {
-		return ", or use method=nystrom (with landmarks=m) for an approximation in O(n·m) memory"
+		return "use method=nystrom (with landmarks=m) for an approximation in O(n·m) memory"
 	}
 	return ""
 }

@@ -298,7 +298,7 @@ func answersTooBig(n, classes int, max int64) error {
 	pairs := int64(classes) * int64(classes-1) / 2
 	if need := int64(n) * pairs * 8; need > max {
 		return fmt.Errorf("the %d stored rows' decision values for %d classes (%d pairs each) need %s, more than max_gram_bytes = %d; "+
-			"raise it with SELECT ksql_config('max_gram_bytes', N), or merge classes", n, classes, pairs, sizeText(need), max)
+			"%s", n, classes, pairs, sizeText(need), max, gramFix(need, "merge classes"))
 	}
 	return nil
 }

@@ -101,7 +101,7 @@ func (m *svmModel) fitNystrom(f *fitting) (fitted, error) {
 	}
 	if need := int64(n) * int64(problems) * 8; need > f.maxBytes() {
 		return nil, fmt.Errorf("the %d stored rows' decision values for %d classes need %s, more than max_gram_bytes = %d; "+
-			"raise it with SELECT ksql_config('max_gram_bytes', N), or merge classes", n, k, sizeText(need), f.maxBytes())
+			"%s", n, k, sizeText(need), f.maxBytes(), gramFix(need, "merge classes"))
 	}
 	if fit.marks, err = kpca.SampleLandmarks(n, m.landmarks, m.seed); err != nil {
 		return nil, f.fitError(kpcaError(err))
@@ -111,7 +111,7 @@ func (m *svmModel) fitNystrom(f *fitting) (fitted, error) {
 	// 20,000 landmarks were 3.2 GB each and an out-of-memory crash.
 	if nl := int64(len(fit.marks)); 8*nl*nl > f.maxBytes() {
 		return nil, fmt.Errorf("method=nystrom: the Gram matrix of %d landmarks (%d×%d, %s) is more than max_gram_bytes = %d; "+
-			"lower landmarks= or raise the setting with SELECT ksql_config('max_gram_bytes', N)", nl, nl, nl, sizeText(8*nl*nl), f.maxBytes())
+			"%s", nl, nl, nl, sizeText(8*nl*nl), f.maxBytes(), landmarksFix(8*nl*nl))
 	}
 	fit.f = f
 	basis, W, err := f.landmarkSet(fit.marks)
@@ -138,8 +138,7 @@ func (m *svmModel) fitNystrom(f *fitting) (fitted, error) {
 		return fit, nystromSolve(m, f, fit, y, features, X.Values)
 	default:
 		return nil, fmt.Errorf("method=nystrom: the %d objects' features (%d each from %d landmarks) need %s even as float32, "+
-			"more than max_gram_bytes = %d; lower landmarks= or raise the setting with SELECT ksql_config('max_gram_bytes', N)",
-			n, r, nl, sizeText(4*need), f.maxBytes())
+			"more than max_gram_bytes = %d; %s", n, r, nl, sizeText(4*need), f.maxBytes(), landmarksFix(4*need))
 	}
 }
 

@@ -81,10 +81,9 @@ func (m *tsneModel) fit(f *fitting) (fitted, error) {
 	if need := tsne.Bytes(n, m.opt) + int64(n)*int64(n)*8; need > f.maxBytes() {
 		// Past the setting's largest value, raising it cannot help: only
 		// fewer objects can.
-		fix := "raise it with SELECT ksql_config('max_gram_bytes', N)"
+		fix := gramFix(need, "")
 		if need > MaxGramBytes.Ceiling() {
-			fix = fmt.Sprintf("that is beyond what ksql allows (the setting's largest value is %s); "+
-				"fit a sample of the objects, as query='SELECT id, v FROM t ORDER BY random() LIMIT 10000'", MaxGramBytes.CeilingText())
+			fix += "; fit a sample of the objects, as query='SELECT id, v FROM t ORDER BY random() LIMIT 10000'"
 		}
 		return nil, fmt.Errorf("t-SNE of %d objects needs %s (the kernel's n×n matrix, and n² affinities with method=exact), more than max_gram_bytes = %d; %s",
 			n, sizeText(need), f.maxBytes(), fix)
