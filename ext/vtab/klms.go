@@ -113,6 +113,10 @@ func (m *klmsModel) fitModel(f *fitting) (fitted, error) {
 
 // klmsError words divergence with the largest stable step.
 func klmsError(f *fitting, err error) error {
+	if errors.Is(err, krr.ErrEigenOverflow) {
+		return fitFailure{fmt.Errorf("the kernel matrix's largest eigenvalue, which bounds step=, overflows float64: the kernel values are too large; "+
+			"scale the kernel down (a factor such as 1e-10*linear), or %s", finiteHint)}
+	}
 	var de *krr.DivergenceError
 	if errors.As(err, &de) {
 		if de.Epoch > 0 && de.Step < de.MaxStable { // a stable step: the values themselves leave float64

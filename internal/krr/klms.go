@@ -1,8 +1,11 @@
 package krr
 
 import (
+	"errors"
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // Mode is how KLMS visits the samples.
@@ -18,6 +21,10 @@ const (
 	// before it in the same epoch (the LMS rule of notes 003).
 	Online
 )
+
+// ErrEigenOverflow is a kernel matrix whose entries are finite but whose
+// largest eigenvalue, which bounds the step, passes float64's range.
+var ErrEigenOverflow = errors.New("the kernel matrix's largest eigenvalue passes float64's range")
 
 // DivergenceError says the iteration cannot converge with this step:
 // batch KLMS converges only for step < 2/λ_max(K).
@@ -67,6 +74,9 @@ func FitLMS(K, y []float64, step float64, epochs int, mode Mode, interrupt func(
 	lmax, err := maxEigen(K, n, mt)
 	if err != nil {
 		return nil, err
+	}
+	if math.IsInf(lmax, 0) || math.IsNaN(lmax) { // 2/λ_max would read as "no step is stable"
+		return nil, ErrEigenOverflow
 	}
 	res := &LMSResult{Beta: make([]float64, n), MaxStable: 2 / lmax}
 	if mode == Batch && step >= res.MaxStable {
@@ -144,15 +154,14 @@ func maxEigen(K []float64, n int, mt *meter) (float64, error) {
 	}
 	lambda := 0.0
 	for it := 0; it < 1000; it++ {
-		norm := 0.0
 		for i := range w {
 			if err := mt.add(n); err != nil {
 				return 0, err
 			}
 			w[i] = Predict(v, K[i*n:(i+1)*n])
-			norm += w[i] * w[i]
 		}
-		norm = math.Sqrt(norm)
+		// scaled: the sum of squares overflows once λ_max passes 1e154
+		norm := floats.Norm(w, 2)
 		if norm == 0 {
 			return math.SmallestNonzeroFloat64, nil
 		}
