@@ -34,7 +34,7 @@ var (
 
 // MaxGramBytes bounds every n×n matrix a module builds.
 var MaxGramBytes = &host.Setting{Name: "max_gram_bytes", Default: 1 << 30, Min: 1 << 10, Max: 1 << 40, Memory: true,
-	Doc: "largest Gram matrix (n·n·8 bytes) an exact gram/kpca/kernel_map fit may build"}
+	Doc: "largest kernel matrix a fit may build: the n·n·8-byte Gram matrix of an exact gram scan or exact fit; a Nyström fit's m×m products and streamed blocks, its n·m kernel values when held, svm method=nystrom's features; svm's stored decision values"}
 
 // prefix names the module in an error, as every ksql error does.
 func prefix(module string, err error) error {
