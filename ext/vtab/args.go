@@ -8,8 +8,8 @@ import (
 	"strings"
 )
 
-// options are a module's key=value arguments, keys lower-cased, values
-// unquoted. SQLite hands the text between the parentheses of USING
+// options are a module's key=value arguments, keys lower-cased (a
+// lookup by key folds its case too), values unquoted. SQLite hands the text between the parentheses of USING
 // module(...) over split at top-level commas, quotes and brackets
 // respected, so each argument is one key=value pair.
 type options map[string]string
@@ -27,22 +27,34 @@ func parseOptions(args []string, known []string) (options, error) {
 		if !ok {
 			return nil, fmt.Errorf("argument %s is not key=value (keys: %s)", quoteExcerpt(a), strings.Join(known, ", "))
 		}
-		k = strings.ToLower(strings.TrimSpace(k))
-		if !slices.Contains(known, k) {
-			return nil, fmt.Errorf("unknown argument %s (known: %s)", quoteExcerpt(k), strings.Join(known, ", "))
+		name, ok := knownKey(known, k)
+		if !ok {
+			return nil, fmt.Errorf("unknown argument %s (known: %s)", quoteExcerpt(strings.ToLower(strings.TrimSpace(k))), strings.Join(known, ", "))
 		}
-		if _, dup := opts[k]; dup {
-			return nil, fmt.Errorf("argument %s is given twice", k)
+		if _, dup := opts[strings.ToLower(name)]; dup {
+			return nil, fmt.Errorf("argument %s is given twice", name)
 		}
-		opts[k] = strings.TrimSpace(v)
+		opts[strings.ToLower(name)] = strings.TrimSpace(v)
 	}
 	return opts, nil
+}
+
+// knownKey is the spelling known declares for key k, whatever its case:
+// keys match as SQL names do, and errors and help name them as declared
+// (C=, as scikit-learn and kernlab write it).
+func knownKey(known []string, k string) (string, bool) {
+	k = strings.TrimSpace(k)
+	i := slices.IndexFunc(known, func(x string) bool { return strings.EqualFold(x, k) })
+	if i < 0 {
+		return "", false
+	}
+	return known[i], true
 }
 
 // text returns a value that may be written bare or as a SQL string
 // literal ('...', a quote inside doubled), as kernel= and query= are.
 func (o options) text(key string) (string, bool, error) {
-	v, ok := o[key]
+	v, ok := o[strings.ToLower(key)]
 	if !ok {
 		return "", false, nil
 	}

@@ -362,7 +362,8 @@ func parseGrid(text string, kind *modelKind, base []string) ([]gridAxis, error) 
 		}
 		key := tok.(string) // object keys are strings
 		lower := strings.ToLower(strings.TrimSpace(key))
-		if !slices.Contains(known, lower) {
+		name, ok := knownKey(known, key)
+		if !ok {
 			return nil, fmt.Errorf("grid key %s is not an argument of %s (known: %s)", quoteExcerpt(key), kind.name, strings.Join(known, ", "))
 		}
 		if slices.ContainsFunc(axes, func(a gridAxis) bool { return strings.EqualFold(a.key, lower) }) {
@@ -370,7 +371,7 @@ func parseGrid(text string, kind *modelKind, base []string) ([]gridAxis, error) 
 		}
 		for _, a := range base {
 			if k, _, _ := strings.Cut(a, "="); strings.EqualFold(strings.TrimSpace(k), lower) {
-				return nil, fmt.Errorf("%s= is both in the arguments and in the grid; give it in one of them", lower)
+				return nil, fmt.Errorf("%s= is both in the arguments and in the grid; give it in one of them", name)
 			}
 		}
 		var vals []any

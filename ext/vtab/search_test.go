@@ -62,7 +62,7 @@ func TestParseGrid(t *testing.T) {
 		{`{"C": [[1]]}`, "not an array"},
 		{`{"C": [{"a": 1}]}`, "not an object"},
 		{`{"C": [null]}`, "not null"},
-		{`{"gamma": [1]}`, `grid key "gamma" is not an argument of svm (known: type, c,`},
+		{`{"gamma": [1]}`, `grid key "gamma" is not an argument of svm (known: type, C,`},
 		{`{"C": [1], "c": [2]}`, `grid key "c" is given twice`},
 		{`{"id": ["x"]}`, "id= is both in the arguments and in the grid"},
 	}

@@ -27,7 +27,7 @@ var MaxSVMCacheBytes = &host.Setting{Name: "max_svm_cache_bytes", Default: svm.D
 // NuSVR), chosen by type=; probability=true adds libsvm's Platt estimates.
 var svmKind = modelKind{
 	name:      "svm",
-	keys:      []string{"type", "c", "nu", "epsilon", "tol", "class_weight", "folds", "seed", "probability", "method", "landmarks", "max_iter"},
+	keys:      []string{"type", "C", "nu", "epsilon", "tol", "class_weight", "folds", "seed", "probability", "method", "landmarks", "max_iter"},
 	extra:     []extraColumn{svmLabel},
 	extraFor:  svmExtra,
 	configure: configureSVM,
@@ -155,7 +155,7 @@ func (m *svmModel) configureType(opts options) error {
 	}
 	var err error
 	if usesC {
-		if m.c, err = opts.real("c", 1, func(f float64) bool { return f > 0 }, "a finite number > 0 (default 1, as in scikit-learn and kernlab)"); err != nil {
+		if m.c, err = opts.real("C", 1, func(f float64) bool { return f > 0 }, "a finite number > 0 (default 1, as in scikit-learn and kernlab)"); err != nil {
 			return err
 		}
 	}
