@@ -37,6 +37,8 @@ type slot struct {
 	drv       *sqlite.Driver
 	hc        *host.Conn
 	eponymous []string // table-valued functions (eponymousOnly)
+	modules   []string // every module (hookDestroys)
+	opened    *moderncTable
 }
 
 var slots = struct {
@@ -57,7 +59,7 @@ func getSlot() (*slot, error) {
 }
 
 func putSlot(s *slot) {
-	s.hc = nil
+	s.hc, s.opened = nil, nil
 	slots.Lock()
 	slots.free = append(slots.free, s)
 	slots.Unlock()
@@ -85,6 +87,7 @@ func (s *slot) RegisterModule(name string, m host.Module) error {
 	if _, ok := m.(host.Eponymous); ok {
 		s.eponymous = append(s.eponymous, name)
 	}
+	s.modules = append(s.modules, name)
 	return s.drv.RegisterModule(name, &moderncModule{m: m, slot: s})
 }
 
@@ -103,7 +106,9 @@ func (d *Driver) Open(name string) (driver.Conn, error) {
 		if !eponymousOnly(raw, s.eponymous) {
 			err = host.CreateEponymous(raw, s.eponymous)
 		}
-		if err != nil {
+		if err == nil {
+			hookDestroys(raw, s, s.modules)
+		} else {
 			raw.Close()
 		}
 	}
@@ -111,5 +116,6 @@ func (d *Driver) Open(name string) (driver.Conn, error) {
 		putSlot(s)
 		return nil, err
 	}
-	return host.WrapConn(raw, s.hc, func() { putSlot(s) }), nil
+	db := moderncHandle(raw)
+	return host.WrapConn(raw, s.hc, func() { forgetConn(db); putSlot(s) }), nil
 }

@@ -32,11 +32,25 @@ func (a *moderncModule) open(ctx vtab.Context, args []string, create bool) (vtab
 	if err != nil {
 		return nil, err
 	}
-	return moderncTable{t}, nil
+	mt := &moderncTable{Table: t}
+	a.slot.opened = mt // for hookOpen (modernc_destroy.go)
+	return mt, nil
 }
 
 // moderncTable is a host.Table under modernc's names.
-type moderncTable struct{ host.Table }
+type moderncTable struct {
+	host.Table
+	destroyed bool // by hookDestroy, before modernc's xDestroy calls Destroy
+}
+
+// Destroy is xDestroy; when hookDestroy has run it, modernc's call of it
+// after does nothing.
+func (t *moderncTable) Destroy() error {
+	if t.destroyed {
+		return nil
+	}
+	return t.Table.Destroy()
+}
 
 // opFromModernc maps modernc's own operator numbering to SQLite's.
 var opFromModernc = [...]host.Op{vtab.OpEQ: host.OpEQ, vtab.OpGT: host.OpGT, vtab.OpLE: host.OpLE, vtab.OpLT: host.OpLT,
