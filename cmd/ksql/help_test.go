@@ -98,7 +98,7 @@ func TestHelpCatalog(t *testing.T) {
 	}
 	for _, want := range []string{
 		"svm: support vector machines",
-		"    c=1                  the penalty C",
+		"    C=1                  the penalty C",
 		"    tol=0.001 ",
 		"    kernel=              a kernel spec",
 		"  columns: id, label, prediction, decision, cv_prediction\n",

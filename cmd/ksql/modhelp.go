@@ -68,7 +68,7 @@ var helpDocs = map[string]moduleDoc{
 	"svm": {summary: "support vector machines as libsvm: classification (c_svc, nu_svc), one-class, regression (eps_svr, nu_svr)",
 		args: []argDoc{
 			{"type", "c_svc", "c_svc, nu_svc, one_class, eps_svr or nu_svr", ""},
-			{"c", "1", "the penalty C (c_svc, eps_svr, nu_svr)", ""},
+			{"C", "1", "the penalty C (c_svc, eps_svr, nu_svr)", ""},
 			{"nu", "0.5", "ν in (0, 1] (nu_svc, one_class, nu_svr)", "type=nu_svc"},
 			{"epsilon", "0.1", "the ε-insensitive tube (eps_svr)", "type=eps_svr"},
 			{"tol", "0.001", "the stopping tolerance", ""},
