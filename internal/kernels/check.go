@@ -107,7 +107,7 @@ func (c *checker) params(a *ast, allowed ...string) (*params, error) {
 			if len(allowed) == 0 {
 				return nil, c.errorf(arg.pos, "%s takes no arguments", a.name)
 			}
-			return nil, c.errorf(arg.pos, "%s has no argument %s (allowed: %s)", a.name, arg.name, strings.Join(allowed, ", "))
+			return nil, c.errorf(arg.pos, "%s has no argument %s (allowed: %s%s)", a.name, arg.name, strings.Join(allowed, ", "), habit(a.name, arg.name))
 		}
 		p.named[arg.name] = arg
 	}
@@ -154,7 +154,7 @@ func (c *checker) call(a *ast, depth int) (*node, error) {
 	}
 	d, ok := Lookup(a.name)
 	if !ok {
-		return nil, c.errorf(a.pos, "unknown kernel %q (known: %s)", a.name, strings.Join(Names(), ", "))
+		return nil, c.errorf(a.pos, "unknown kernel %q (known: %s%s)", a.name, strings.Join(Names(), ", "), habit(a.name, ""))
 	}
 	return c.leaf(a, d, depth)
 }
