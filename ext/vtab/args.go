@@ -29,7 +29,8 @@ func parseOptions(args []string, known []string) (options, error) {
 		}
 		name, ok := knownKey(known, k)
 		if !ok {
-			return nil, fmt.Errorf("unknown argument %s (known: %s)", quoteExcerpt(strings.ToLower(strings.TrimSpace(k))), strings.Join(known, ", "))
+			lower := strings.ToLower(strings.TrimSpace(k))
+			return nil, fmt.Errorf("unknown argument %s (known: %s%s)", quoteExcerpt(lower), strings.Join(known, ", "), habitKey(known, lower))
 		}
 		if _, dup := opts[strings.ToLower(name)]; dup {
 			return nil, fmt.Errorf("argument %s is given twice", name)
@@ -37,6 +38,31 @@ func parseOptions(args []string, known []string) (options, error) {
 		opts[strings.ToLower(name)] = strings.TrimSpace(v)
 	}
 	return opts, nil
+}
+
+// habitKeys are scikit-learn's argument names, with the key a module
+// takes instead and the line that says so: the first hour of a
+// scikit-learn user is spent writing gamma= and n_components=.
+var habitKeys = map[string][2]string{
+	"gamma":        {"kernel", "scikit-learn's gamma γ is kernel='gauss(sigma=1/√(2γ))'"},
+	"length_scale": {"kernel", "scikit-learn's length_scale l is kernel='gauss(sigma=l)'"},
+	"coef0":        {"kernel", "scikit-learn's gamma γ and coef0 c are kernel='γ^d*poly(degree=d, r=c/γ)'"},
+	"n_components": {"components", "scikit-learn's n_components is components="},
+	"n_clusters":   {"k", "scikit-learn's n_clusters is k="},
+	"alpha":        {"noise", "scikit-learn's alpha is noise="},
+	"cv":           {"folds", "scikit-learn's cv is folds="},
+	"random_state": {"seed", "scikit-learn's random_state is seed="},
+}
+
+// habitKey is "; " and the line for a scikit-learn name k where known
+// has the key it stands for, else "".
+func habitKey(known []string, k string) string {
+	if h, ok := habitKeys[k]; ok {
+		if _, ok := knownKey(known, h[0]); ok {
+			return "; " + h[1]
+		}
+	}
+	return ""
 }
 
 // knownKey is the spelling known declares for key k, whatever its case:
