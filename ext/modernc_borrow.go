@@ -52,10 +52,13 @@ func moderncQuery(raw driver.Conn, owned host.QueryFunc) host.QueryFunc {
 
 // moderncSteps runs query with args bound and calls row with each result
 // row. A statement that does not prepare goes through driver instead, for
-// the driver's error, and so does one that meets a shared-cache lock on its
-// first step, for the driver's wait; any other error is not run again (a
-// statement nested in others, each failing and run again, ran 2^depth
-// times).
+// the driver's error; an error of a step is not run again (a statement
+// nested in others, each failing and run again, ran 2^depth times). A
+// shared-cache lock is an error at once, as on mattn and the loadable
+// library: the driver would wait for the other connection to release it,
+// but a statement ksql runs is nested in one that holds the shared cache's
+// mutex, which the other connection needs to get on (a COMMIT there hung,
+// and so did this statement, for ever).
 func moderncSteps(tls *libc.TLS, db uintptr, query string, args []any, driver func() error, row func(*moderncRow) error) error {
 	r, ok := moderncPrepare(tls, db, query)
 	if !ok {
@@ -69,11 +72,9 @@ func moderncSteps(tls *libc.TLS, db uintptr, query string, args []any, driver fu
 	if err := moderncBind(tls, db, r.stmt, args); err != nil {
 		return err
 	}
-	first := true
 	for {
 		switch rc := sqlite3.Xsqlite3_step(tls, r.stmt); rc {
 		case sqlite3.SQLITE_ROW:
-			first = false
 			r.next()
 			if err := row(r); err != nil {
 				return err
@@ -81,11 +82,6 @@ func moderncSteps(tls *libc.TLS, db uintptr, query string, args []any, driver fu
 		case sqlite3.SQLITE_DONE:
 			return nil
 		default:
-			if first && rc&0xff == sqlite3.SQLITE_LOCKED {
-				sqlite3.Xsqlite3_finalize(tls, r.stmt)
-				r.stmt = 0
-				return driver()
-			}
 			return moderncError(tls, db, rc)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // concDefs are the two definitions one model name takes in the pool tests.
@@ -312,5 +313,61 @@ func mustExecConn(t *testing.T, c *sql.Conn, q string) {
 	t.Helper()
 	if _, err := c.ExecContext(context.Background(), q); err != nil {
 		t.Fatalf("%s: %v", q, err)
+	}
+}
+
+// TestSharedCacheLockedSource: two connections to one shared-cache
+// database; one holds a write transaction on a model's source while the
+// other reads the model. The read fails at once with the lock, as a read of
+// the source itself would (modernc waited, nested in a statement holding
+// the shared cache's mutex, and the writer's COMMIT then hung for ever
+// behind it); after the COMMIT the model answers the source committed.
+func TestSharedCacheLockedSource(t *testing.T) {
+	for _, drv := range drivers {
+		t.Run(driverLabel(drv), func(t *testing.T) {
+			dsn := "file:conchuntlocked" + driverLabel(drv) + "?mode=memory&cache=shared"
+			x, y := openFile(t, drv, dsn), openFile(t, drv, dsn)
+			answers := concAnswers(t, drv)
+			concSource(t, x)
+			mustExec(t, x, concDefs[0])
+			tx, err := x.Begin()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := tx.Exec(concStates[1]); err != nil {
+				t.Fatal(err)
+			}
+			read := make(chan error, 1)
+			go func() {
+				var n int
+				read <- y.QueryRow("SELECT count(pc1) FROM m").Scan(&n)
+			}()
+			select {
+			case err := <-read:
+				if err == nil || !strings.Contains(err.Error(), "locked") {
+					t.Errorf("reading the model while its source is locked: %v, want a lock error", err)
+				}
+			case <-time.After(10 * time.Second):
+				commit := make(chan error, 1)
+				go func() { commit <- tx.Commit() }()
+				select {
+				case <-commit:
+					t.Fatal("the model read waited for the other connection's COMMIT")
+				case <-time.After(2 * time.Second):
+					t.Fatal("the model read waits for the other connection, whose COMMIT waits for it")
+				}
+			}
+			if err := tx.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			var gen int64
+			var ans string
+			if err := y.QueryRow(concRead).Scan(&gen, &ans); err != nil {
+				t.Fatal(err)
+			}
+			if gen != 1 || !answers[ans][gen] {
+				t.Errorf("after the COMMIT: generation %d, fit %.60s (known for %v)", gen, ans, answers[ans])
+			}
+		})
 	}
 }
