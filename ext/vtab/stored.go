@@ -229,13 +229,26 @@ func (t *modelTable) ownsShadow() (owned, exists bool, err error) {
 	if exists, err = t.tableExists(t.shadow()); err != nil || !exists {
 		return false, exists, err
 	}
+	// The shape is asked first, so that an error of the read itself (an
+	// interrupt, a lock) is an error, not "a user's own table": DROP TABLE
+	// would then keep the shadow table, and RENAME leave it behind.
+	cols := 0
+	err = t.hc.Query("PRAGMA "+sqlIdent(t.shadow().schema)+".table_info("+sqlIdent(t.shadow().name)+")", nil, func(v []any) error {
+		if name, _ := v[1].(string); strings.EqualFold(name, "part") || strings.EqualFold(name, "data") {
+			cols++
+		}
+		return nil
+	})
+	if err != nil || cols != 2 { // another shape: a user's own table
+		return false, true, err
+	}
 	var module []byte
 	err = t.hc.Query("SELECT data FROM "+t.shadow().sql()+" WHERE part = 'module'", nil, func(v []any) error {
 		module, _ = v[0].([]byte)
 		return nil
 	})
-	if err != nil { // another shape: a user's own table
-		return false, true, nil
+	if err != nil {
+		return false, true, err
 	}
 	return string(module) == t.kind.name, true, nil
 }
