@@ -174,3 +174,23 @@ func checkSameRows(t *testing.T, p [2]string) {
 		t.Errorf("%s and %s: rows, rows that differ = %q %s", p[0], p[1], out, errs)
 	}
 }
+
+// TestHelpArgumentNames: a table-valued function's usage writes its
+// arguments as a call does (kernel_mmd's permutations, not the hidden
+// column permutations_arg), and a module with only source arguments has
+// no empty "arguments:" heading.
+func TestHelpArgumentNames(t *testing.T) {
+	out, errs, status := runShell(t, "", ":memory:", ".help kernel_mmd", ".help gram")
+	if status != 0 || errs != "" {
+		t.Fatalf("status %d: %s", status, errs)
+	}
+	if want := "FROM kernel_mmd(kernel, query_a, query_b, permutations, seed)\n"; !strings.Contains(out, want) {
+		t.Errorf(".help kernel_mmd lacks %q:\n%s", want, out)
+	}
+	if strings.Contains(out, "permutations_arg") {
+		t.Errorf(".help kernel_mmd names the hidden column:\n%s", out)
+	}
+	if want := "USING gram(key=value, ...)\n  source:\n"; !strings.Contains(out, want) {
+		t.Errorf(".help gram lacks %q (an empty arguments: heading?):\n%s", want, out)
+	}
+}

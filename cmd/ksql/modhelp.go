@@ -230,10 +230,13 @@ func moduleHelp(ctx context.Context, name string) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n", name, orNone(doc.summary))
 	if info.eponymous {
-		fmt.Fprintf(&b, "  SELECT %s FROM %s(%s)\n", strings.Join(info.columns, ", "), name, strings.Join(info.hidden, ", "))
+		fmt.Fprintf(&b, "  SELECT %s FROM %s(%s)\n", strings.Join(info.columns, ", "), name, strings.Join(argNames(info), ", "))
 		return b.String(), nil
 	}
-	fmt.Fprintf(&b, "  CREATE VIRTUAL TABLE t USING %s(key=value, ...)\n  arguments:\n", name)
+	fmt.Fprintf(&b, "  CREATE VIRTUAL TABLE t USING %s(key=value, ...)\n", name)
+	if slices.ContainsFunc(info.keys, func(k string) bool { return !isSourceKey(k) }) {
+		b.WriteString("  arguments:\n")
+	}
 	for _, k := range info.keys {
 		if isSourceKey(k) {
 			continue
@@ -251,6 +254,20 @@ func moduleHelp(ctx context.Context, name string) (string, error) {
 		b.WriteString("  a new object: SELECT ... FROM t('object') (the hidden column input)\n")
 	}
 	return b.String(), nil
+}
+
+// argNames are a table-valued function's arguments, its hidden columns,
+// as a call writes them: an argument named apart from the result column
+// it sets (kernel_mmd's permutations_arg beside permutations) by its
+// result's name.
+func argNames(info moduleInfo) []string {
+	names := slices.Clone(info.hidden)
+	for i, h := range names {
+		if r, ok := strings.CutSuffix(h, "_arg"); ok && slices.Contains(info.columns, r) {
+			names[i] = r
+		}
+	}
+	return names
 }
 
 func isSourceKey(k string) bool {
