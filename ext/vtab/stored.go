@@ -226,8 +226,12 @@ func (t *modelTable) storeParts(snap *snapshot, fit fitted) error {
 // ownsShadow says whether <name>_fit exists and whether it is this
 // table's: it has this module's 'module' row, which CREATE wrote.
 func (t *modelTable) ownsShadow() (owned, exists bool, err error) {
-	if exists, err = t.tableExists(t.shadow()); err != nil || !exists {
-		return false, exists, err
+	kind, err := t.shadowKind()
+	if err != nil || kind == "" {
+		return false, false, err
+	}
+	if kind != "table" { // ksql writes a plain table: a view or virtual table is a user's own, not read (it may fail to)
+		return false, true, nil
 	}
 	// The shape is asked first, so that an error of the read itself (an
 	// interrupt, a lock) is an error, not "a user's own table": DROP TABLE
@@ -253,16 +257,25 @@ func (t *modelTable) ownsShadow() (owned, exists bool, err error) {
 	return string(module) == t.kind.name, true, nil
 }
 
+// shadowKind is what holds <name>_fit: "table" for a plain table,
+// "view" or "virtual" for the others, "" when nothing does.
+func (t *modelTable) shadowKind() (string, error) {
+	kind := ""
+	id := t.shadow()
+	err := t.hc.Query("SELECT type, sql FROM "+sqlIdent(id.schema)+".sqlite_master WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE",
+		[]any{id.name}, func(v []any) error {
+			kind, _ = v[0].(string)
+			if sql, _ := v[1].(string); kind == "table" && len(sql) >= 14 && strings.EqualFold(sql[:14], "CREATE VIRTUAL") {
+				kind = "virtual"
+			}
+			return nil
+		})
+	return kind, err
+}
+
 func (t *modelTable) notOwned() error {
 	return fmt.Errorf("%s is not the fit table of %s (it lacks the row part = 'module' that %s writes): ksql neither writes nor drops it; rename it, or choose another name for the %s table",
 		t.shadow().name, t.name.name, t.kind.name, t.kind.name)
-}
-
-// tableExists says whether a table, view or virtual table called id
-// exists in id's schema (names compare as SQLite's do, without case).
-func (t *modelTable) tableExists(id ident) (bool, error) {
-	kind, err := t.nameTaken(id)
-	return kind == "table" || kind == "view", err
 }
 
 // nameTaken says what holds the name id in id's schema: "table" (virtual
