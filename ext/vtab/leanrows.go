@@ -144,6 +144,9 @@ func (l *leanRows) snapshot(extras int) (*snapshot, error) {
 	snap := &snapshot{ids: l.ids, extra: make([][]any, extras), reals: make([][]float64, extras), lean: true}
 	if l.obj != nil {
 		snap.obj, snap.rows = l.obj.slice(), l.rows.slice()
+		if snap.rows == nil { // every object NULL: no objects, not the identity (rowOf)
+			snap.rows = []int{}
+		}
 	}
 	if l.ids == nil {
 		snap.intIDs = l.ints.slice()
