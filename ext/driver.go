@@ -117,5 +117,5 @@ func (d *Driver) Open(name string) (driver.Conn, error) {
 		return nil, err
 	}
 	db := moderncHandle(raw)
-	return host.WrapConn(raw, s.hc, func() { forgetConn(db); putSlot(s) }), nil
+	return host.WrapConn(raw, s.hc, func() { forgetConn(db, s); putSlot(s) }), nil
 }

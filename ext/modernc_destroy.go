@@ -94,10 +94,14 @@ func hookDestroys(raw driver.Conn, s *slot, names []string) bool {
 	return true
 }
 
-// forgetConn drops a closed connection's slot from the hooks' records.
-func forgetConn(db unsafe.Pointer) {
+// forgetConn drops a closed connection's slot s from the hooks' records.
+// It runs after the handle is freed, when a connection opened meanwhile
+// may have the same address: that one's record is left.
+func forgetConn(db unsafe.Pointer, s *slot) {
 	hooks.Lock()
-	delete(hooks.slots, uintptr(db))
+	if hooks.slots[uintptr(db)] == s {
+		delete(hooks.slots, uintptr(db))
+	}
 	hooks.Unlock()
 }
 
