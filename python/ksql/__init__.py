@@ -66,8 +66,10 @@ def serialize_float32(values):
         return _serialize_numpy(np, values)
     # These iterate, but not as a vector's numbers: text as characters,
     # bytes (a vector already serialized) as small integers, a mapping as
-    # its keys, a set in no order.
-    if isinstance(values, (str, bytes, bytearray, memoryview, collections.abc.Mapping, collections.abc.Set)):
+    # its keys, a set in no order. A memoryview of typed numbers (of an
+    # array('d')) iterates as them; one of bytes does not.
+    raw = isinstance(values, memoryview) and values.format in ("B", "b", "c")
+    if raw or isinstance(values, (str, bytes, bytearray, collections.abc.Mapping, collections.abc.Set)):
         raise TypeError(f"ksql.serialize_float32: expected a sequence of numbers, got {type(values).__name__}")
     try:
         vals = [_float(v) for v in values]
