@@ -2,8 +2,6 @@ package ext
 
 import (
 	"database/sql/driver"
-	"slices"
-	"strings"
 	"sync"
 	"unsafe"
 
@@ -54,23 +52,14 @@ func callC[T any](p uintptr) T { return *(*T)(unsafe.Pointer(&struct{ p uintptr 
 // the handle or a module cannot be found or is not as expected; DROP TABLE
 // then behaves as modernc makes it.
 func hookDestroys(raw driver.Conn, s *slot, names []string) bool {
-	db := moderncHandle(raw)
-	if db == nil {
-		return false
-	}
-	var found []*sqlite3.Tsqlite3_module
-	mods := &(*sqlite3.Tsqlite3)(db).FaModule
-	for e := cPointer(&mods.Ffirst); e != nil; e = cPointer(&(*sqlite3.THashElem)(e).Fnext) {
-		elem := (*sqlite3.THashElem)(e)
-		if name := libc.GoString(elem.FpKey); slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, name) }) {
-			found = append(found, (*sqlite3.Tsqlite3_module)(cPointer(&(*sqlite3.TModule)(cPointer(&elem.Fdata)).FpModule)))
-		}
-	}
-	if len(found) != len(names) {
+	db, found := moduleStructs(raw, names)
+	if found == nil {
 		return false
 	}
 	hooks.Lock()
 	defer hooks.Unlock()
+	modulesMu.Lock()
+	defer modulesMu.Unlock()
 	for _, m := range found {
 		if m.FxDestroy == myDestroy {
 			continue

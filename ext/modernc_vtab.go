@@ -122,9 +122,28 @@ func (t moderncTable) Rename(newName string) error { return host.Rename(t.Table,
 // false, changing nothing, when the handle or a module cannot be found:
 // the caller then falls back on temp stand-ins (host.CreateEponymous).
 func eponymousOnly(raw driver.Conn, names []string) bool {
+	_, found := moduleStructs(raw, names)
+	if found == nil {
+		return false
+	}
+	modulesMu.Lock()
+	defer modulesMu.Unlock()
+	for _, m := range found {
+		if m.FxCreate != 0 {
+			m.FxCreate = 0
+		}
+	}
+	return true
+}
+
+// moduleStructs returns the connection's handle and modernc's module
+// structures of the names given (one per name for the whole process),
+// found through the handle's hash of modules; nil when the handle or a
+// module cannot be found.
+func moduleStructs(raw driver.Conn, names []string) (unsafe.Pointer, []*sqlite3.Tsqlite3_module) {
 	db := moderncHandle(raw)
 	if db == nil {
-		return false
+		return nil, nil
 	}
 	var found []*sqlite3.Tsqlite3_module
 	mods := &(*sqlite3.Tsqlite3)(db).FaModule
@@ -138,20 +157,14 @@ func eponymousOnly(raw driver.Conn, names []string) bool {
 		found = append(found, (*sqlite3.Tsqlite3_module)(cPointer(&mod.FpModule)))
 	}
 	if len(found) != len(names) {
-		return false
+		return nil, nil
 	}
-	eponymousMu.Lock()
-	defer eponymousMu.Unlock()
-	for _, m := range found {
-		if m.FxCreate != 0 {
-			m.FxCreate = 0
-		}
-	}
-	return true
+	return db, found
 }
 
-// eponymousMu serialises the writes to modernc's shared module structures.
-var eponymousMu sync.Mutex
+// modulesMu serialises the writes to modernc's shared module structures
+// (eponymousOnly's and hookDestroys').
+var modulesMu sync.Mutex
 
 // moderncHandle returns the sqlite3* of a modernc connection, nil when its
 // fields are not as expected.

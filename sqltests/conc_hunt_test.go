@@ -68,6 +68,21 @@ func concAnswers(t *testing.T, drv string) map[string]map[int64]bool {
 	return ok
 }
 
+// concPool is a pool of eight connections on a new WAL database file
+// holding the source, closed with the test.
+func concPool(t *testing.T, drv, file string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open(drv, busyDSN(drv, filepath.Join(t.TempDir(), file)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	db.SetMaxOpenConns(8)
+	mustExec(t, db, "PRAGMA journal_mode=WAL")
+	concSource(t, db)
+	return db
+}
+
 // TestPoolWALModelRace: a pool of eight connections on one WAL database;
 // goroutines drop and create one model name with two definitions, refit
 // it, switch its source between two contents and read it. Every read
@@ -78,15 +93,8 @@ func TestPoolWALModelRace(t *testing.T) {
 	for _, drv := range drivers {
 		t.Run(driverLabel(drv), func(t *testing.T) {
 			answers := concAnswers(t, drv)
-			db, err := sql.Open(drv, busyDSN(drv, filepath.Join(t.TempDir(), "pool.db")))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			db.SetMaxOpenConns(8)
+			db := concPool(t, drv, "pool.db")
 			db.SetMaxIdleConns(8)
-			mustExec(t, db, "PRAGMA journal_mode=WAL")
-			concSource(t, db)
 			mustExec(t, db, concDefs[0])
 			ops := []string{"DROP TABLE IF EXISTS m", concDefs[0], concDefs[1], "INSERT INTO m(m) VALUES ('refit')",
 				concStates[0], concStates[1]}
@@ -99,41 +107,45 @@ func TestPoolWALModelRace(t *testing.T) {
 				failures = append(failures, fmt.Sprintf(f, a...))
 				mu.Unlock()
 			}
-			for g := 0; g < 12; g++ {
-				wg.Add(1)
-				go func(g int) {
-					defer wg.Done()
-					r := rand.New(rand.NewPCG(uint64(g), 2))
-					// No deadlines: an interrupted DROP is TestDropWhileReading's
-					// matter, and here a CREATE refused for a name taken is a
-					// failure (the definitions say IF NOT EXISTS).
-					ctx := context.Background()
-					for i := 0; i < 25; i++ {
-						if g%2 == 0 { // readers
-							var gen int64
-							var ans string
-							err := db.QueryRowContext(ctx, concRead).Scan(&gen, &ans)
-							switch {
-							case err != nil && !isBenign(err):
-								fail("read: %v", err)
-							case err == nil && !answers[ans][gen]:
-								fail("read on generation %d answers a fit of no definition on that source: %.60s (known for %v)", gen, ans, answers[ans])
-							case err == nil:
-								mu.Lock()
-								reads++
-								mu.Unlock()
+			// Rounds until a read has answered during one (under load every
+			// read of a round can meet a lock): the test is not vacuous.
+			for round := 0; round < 8 && reads == 0; round++ {
+				for g := 0; g < 12; g++ {
+					wg.Add(1)
+					go func(g int) {
+						defer wg.Done()
+						r := rand.New(rand.NewPCG(uint64(g), uint64(2+round)))
+						// No deadlines: an interrupted DROP is TestDropWhileReading's
+						// matter, and here a CREATE refused for a name taken is a
+						// failure (the definitions say IF NOT EXISTS).
+						ctx := context.Background()
+						for i := 0; i < 25; i++ {
+							if g%2 == 0 { // readers
+								var gen int64
+								var ans string
+								err := db.QueryRowContext(ctx, concRead).Scan(&gen, &ans)
+								switch {
+								case err != nil && !isBenign(err):
+									fail("read: %v", err)
+								case err == nil && !answers[ans][gen]:
+									fail("read on generation %d answers a fit of no definition on that source: %.60s (known for %v)", gen, ans, answers[ans])
+								case err == nil:
+									mu.Lock()
+									reads++
+									mu.Unlock()
+								}
+								continue
 							}
-							continue
+							q := ops[r.IntN(len(ops))]
+							_, err := db.ExecContext(ctx, q)
+							if err != nil && (!isBenign(err) || strings.Contains(err.Error(), "cannot create")) {
+								fail("%.50s: %v", q, err)
+							}
 						}
-						q := ops[r.IntN(len(ops))]
-						_, err := db.ExecContext(ctx, q)
-						if err != nil && (!isBenign(err) || strings.Contains(err.Error(), "cannot create")) {
-							fail("%.50s: %v", q, err)
-						}
-					}
-				}(g)
+					}(g)
+				}
+				wg.Wait()
 			}
-			wg.Wait()
 			for _, f := range failures {
 				t.Error(f)
 			}
@@ -156,14 +168,7 @@ func TestPoolWALSameNameCreate(t *testing.T) {
 	for _, drv := range drivers {
 		t.Run(driverLabel(drv), func(t *testing.T) {
 			answers := concAnswers(t, drv)
-			db, err := sql.Open(drv, busyDSN(drv, filepath.Join(t.TempDir(), "same.db")))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			db.SetMaxOpenConns(8)
-			mustExec(t, db, "PRAGMA journal_mode=WAL")
-			concSource(t, db)
+			db := concPool(t, drv, "same.db")
 			for round := 0; round < 4; round++ {
 				mustExec(t, db, "DROP TABLE IF EXISTS m")
 				var wg sync.WaitGroup
