@@ -4,6 +4,7 @@ package cluster
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -101,6 +102,16 @@ func TestHuntRefitAfterRestoreSameBytes(t *testing.T) {
 	// n3 restarts: a fresh process with its database from its snapshot.
 	n3 := nodes[2]
 	eventually(t, 30*time.Second, "n3 has the fits", func() error { _, err := fits(n3.api(), tables...); return err })
+	// A snapshot now, not at the next check of the threshold: the
+	// restart must restore from it, not replay the CREATEs in order.
+	resp, err := client.Post(n3.api()+"/snapshot", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("snapshot on n3: %s", resp.Status)
+	}
 	n3.stop()
 	n3.startSnap(t, rqlited, extDir, nodes[0].raft)
 	eventually(t, 60*time.Second, "n3 back", up)
