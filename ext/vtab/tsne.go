@@ -83,7 +83,9 @@ func (m *tsneModel) fit(f *fitting) (fitted, error) {
 		// fewer objects can.
 		fix := gramFix(need, "")
 		if need > MaxGramBytes.Ceiling() {
-			fix += "; fit a sample of the objects, as query='SELECT id, v FROM t ORDER BY random() LIMIT 10000'"
+			// a sample by something stored, not random(): a replicated
+			// CREATE (rqlite) must fit the same rows on every node
+			fix += "; fit a sample of the objects, as query='SELECT id, v FROM t WHERE id % 100 = 0'"
 		}
 		return nil, fmt.Errorf("t-SNE of %d objects needs %s (the kernel's n×n matrix, and n² affinities with method=exact), more than max_gram_bytes = %d; %s",
 			n, sizeText(need), f.maxBytes(), fix)
