@@ -825,31 +825,15 @@ func findModel(hc *host.Conn, name, what string, accept func(*modelTable) bool) 
 	return t, nil
 }
 
-// schemaOf is the schema whose table SQL's unqualified name reads: temp
+// schemaOf is the schema whose table SQL's unqualified name reads (temp
 // first, then main, then attached databases in the order they were
-// attached, as SQLite looks names up; "" when there is none. The registry
-// holds only the tables this connection has connected, so it cannot say.
+// attached), "" when there is none. The registry holds only the tables
+// this connection has connected, so it cannot say.
 func schemaOf(hc *host.Conn, name string) (string, error) {
-	var schemas []string
-	// a PRAGMA statement, not pragma_database_list (see pragmaSchema)
-	err := hc.Query("PRAGMA database_list", nil, func(v []any) error {
-		if s, ok := v[1].(string); ok { // seq, name, file, in seq order
-			schemas = append(schemas, s)
-		}
-		return nil
-	})
-	if i := slices.Index(schemas, "temp"); i > 0 {
-		schemas = slices.Insert(slices.Delete(schemas, i, i+1), 0, "temp")
+	v, err := tableRead(hc, "", name)
+	if v == nil {
+		return "", err
 	}
-	for _, schema := range schemas {
-		found := false
-		if err == nil {
-			err = hc.Query("SELECT 1 FROM "+sqlIdent(schema)+".sqlite_master WHERE type IN ('table', 'view') AND name = ?1 COLLATE NOCASE",
-				[]any{name}, func([]any) error { found = true; return nil })
-		}
-		if found {
-			return schema, err
-		}
-	}
-	return "", err
+	s, _ := v[0].(string)
+	return s, nil
 }

@@ -275,23 +275,32 @@ func isRowidName(name string) bool {
 // rowidless says what kind of object the table is when it has no usable
 // rowid ("a view", "a WITHOUT ROWID table"), or "" when it has one.
 func (s *source) rowidless(c *host.Conn) (string, error) {
-	kind, found := "", ""
-	err := c.Query("PRAGMA "+s.pragmaSchema()+"table_list("+sqlIdent(s.from.name)+")", nil, func(v []any) error {
-		// schema, name, type, ncol, wr, strict; unqualified, the table SQL
-		// reads: temp's, else the first listed
-		if found != "" && v[0] != "temp" {
-			return nil
-		}
-		found, kind = fmt.Sprint(v[0]), ""
-		switch {
-		case v[2] == "view":
-			kind = "a view"
-		case v[4] == int64(1):
-			kind = "a WITHOUT ROWID table"
+	v, err := tableRead(c, s.pragmaSchema(), s.from.name)
+	switch {
+	case v == nil:
+		return "", err
+	case v[2] == "view":
+		return "a view", nil
+	case v[4] == int64(1):
+		return "a WITHOUT ROWID table", nil
+	}
+	return "", nil
+}
+
+// tableRead is PRAGMA table_list's row (schema, name, type, ncol, wr,
+// strict) of the table or view that SQL reads as name in the schema
+// prefix ("" or "schema."), nil when there is none. Unqualified, that is
+// temp's, else the first listed: main's, then attached databases' in the
+// order they were attached.
+func tableRead(c *host.Conn, prefix, name string) ([]any, error) {
+	var row []any
+	err := c.Query("PRAGMA "+prefix+"table_list("+sqlIdent(name)+")", nil, func(v []any) error {
+		if row == nil || v[0] == "temp" {
+			row = slices.Clone(v)
 		}
 		return nil
 	})
-	return kind, err
+	return row, err
 }
 
 // pragmaSchema is the schema prefix of a PRAGMA about the source table:

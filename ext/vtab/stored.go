@@ -226,8 +226,8 @@ func (t *modelTable) storeParts(snap *snapshot, fit fitted) error {
 // ownsShadow says whether <name>_fit exists and whether it is this
 // table's: it has this module's 'module' row, which CREATE wrote.
 func (t *modelTable) ownsShadow() (owned, exists bool, err error) {
-	kind, err := t.shadowKind()
-	if err != nil || kind == "" {
+	kind, err := t.nameTaken(t.shadow())
+	if err != nil || kind == "" || kind == "index" { // an index is no table: CREATE TABLE says so
 		return false, false, err
 	}
 	if kind != "table" { // ksql writes a plain table: a view or virtual table is a user's own, not read (it may fail to)
@@ -257,12 +257,17 @@ func (t *modelTable) ownsShadow() (owned, exists bool, err error) {
 	return string(module) == t.kind.name, true, nil
 }
 
-// shadowKind is what holds <name>_fit: "table" for a plain table,
-// "view" or "virtual" for the others, "" when nothing does.
-func (t *modelTable) shadowKind() (string, error) {
+func (t *modelTable) notOwned() error {
+	return fmt.Errorf("%s is not the fit table of %s (it lacks the row part = 'module' that %s writes): ksql neither writes nor drops it; rename it, or choose another name for the %s table",
+		t.shadow().name, t.name.name, t.kind.name, t.kind.name)
+}
+
+// nameTaken says what holds the name id in id's schema: "table",
+// "virtual" (a virtual table), "view", "index" (tables and indexes share
+// one namespace), or "" when nothing does.
+func (t *modelTable) nameTaken(id ident) (string, error) {
 	kind := ""
-	id := t.shadow()
-	err := t.hc.Query("SELECT type, sql FROM "+sqlIdent(id.schema)+".sqlite_master WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE",
+	err := t.hc.Query("SELECT type, sql FROM "+sqlIdent(id.schema)+".sqlite_master WHERE type IN ('table', 'view', 'index') AND name = ? COLLATE NOCASE",
 		[]any{id.name}, func(v []any) error {
 			kind, _ = v[0].(string)
 			if sql, _ := v[1].(string); kind == "table" && len(sql) >= 14 && strings.EqualFold(sql[:14], "CREATE VIRTUAL") {
@@ -270,21 +275,6 @@ func (t *modelTable) shadowKind() (string, error) {
 			}
 			return nil
 		})
-	return kind, err
-}
-
-func (t *modelTable) notOwned() error {
-	return fmt.Errorf("%s is not the fit table of %s (it lacks the row part = 'module' that %s writes): ksql neither writes nor drops it; rename it, or choose another name for the %s table",
-		t.shadow().name, t.name.name, t.kind.name, t.kind.name)
-}
-
-// nameTaken says what holds the name id in id's schema: "table" (virtual
-// tables too), "view", "index" (tables and indexes share one namespace),
-// or "" when nothing does.
-func (t *modelTable) nameTaken(id ident) (string, error) {
-	kind := ""
-	err := t.hc.Query("SELECT type FROM "+sqlIdent(id.schema)+".sqlite_master WHERE type IN ('table', 'view', 'index') AND name = ? COLLATE NOCASE",
-		[]any{id.name}, func(v []any) error { kind, _ = v[0].(string); return nil })
 	return kind, err
 }
 
