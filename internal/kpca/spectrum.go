@@ -39,7 +39,6 @@ func SpectrumOf(K []float64, n int, interrupt func() error) (Spectrum, error) {
 	}
 	big, asym := 0.0, 0.0
 	S := make([]float64, n*n)
-	trace := 0.0
 	for i := 0; i < n; i++ {
 		if i%256 == 0 {
 			if err := poll(); err != nil {
@@ -52,7 +51,6 @@ func SpectrumOf(K []float64, n int, interrupt func() error) (Spectrum, error) {
 			asym = math.Max(asym, math.Abs(a-b))
 			S[i*n+j] = a/2 + b/2
 		}
-		trace += S[i*n+i]
 	}
 	s.Symmetric = asym <= 1e-12*big
 	// The trace and the negative eigenvalues' sum are compared divided by
@@ -62,7 +60,7 @@ func SpectrumOf(K []float64, n int, interrupt func() error) (Spectrum, error) {
 	if scale == 0 {
 		scale = 1
 	}
-	trace = 0
+	trace := 0.0
 	for i := 0; i < n; i++ {
 		trace += S[i*n+i] / scale
 	}
