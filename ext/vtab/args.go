@@ -9,9 +9,10 @@ import (
 )
 
 // options are a module's key=value arguments, keys lower-cased (a
-// lookup by key folds its case too), values unquoted. SQLite hands the text between the parentheses of USING
-// module(...) over split at top-level commas, quotes and brackets
-// respected, so each argument is one key=value pair.
+// lookup by key folds its case too), values unquoted. SQLite hands the
+// text between the parentheses of USING module(...) over split at
+// top-level commas, quotes and brackets respected, so each argument is
+// one key=value pair.
 type options map[string]string
 
 // parseOptions reads args (SQLite's args[3:]) and refuses keys outside
