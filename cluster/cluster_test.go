@@ -57,10 +57,12 @@ func binaries(t *testing.T) (rqlited, extDir string) {
 	return filepath.Join(strings.TrimSpace(string(out)), "rqlited"), extDir
 }
 
-func (n *node) start(t *testing.T, rqlited, extDir, join string) {
+// start starts n (joining join, unless ""), with rqlited's flags extra
+// besides; its log is appended to, so that a restart keeps the first.
+func (n *node) start(t *testing.T, rqlited, extDir, join string, extra ...string) {
 	t.Helper()
-	args := []string{"-node-id", n.id, "-http-addr", n.http, "-raft-addr", n.raft,
-		"-raft-election-timeout", "500ms", "-raft-timeout", "500ms"}
+	args := append([]string{"-node-id", n.id, "-http-addr", n.http, "-raft-addr", n.raft,
+		"-raft-election-timeout", "500ms", "-raft-timeout", "500ms"}, extra...)
 	if n.ext {
 		args = append(args, "-extensions-path", extDir)
 	}
@@ -68,7 +70,7 @@ func (n *node) start(t *testing.T, rqlited, extDir, join string) {
 		args = append(args, "-join", join)
 	}
 	n.cmd = exec.Command(rqlited, append(args, n.dir)...)
-	log, err := os.Create(n.dir + ".log")
+	log, err := os.OpenFile(n.dir+".log", os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		t.Fatal(err)
 	}

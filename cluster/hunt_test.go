@@ -5,11 +5,8 @@ package cluster
 import (
 	"fmt"
 	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -19,22 +16,7 @@ import (
 // snapshot instead of replaying every statement in a fresh process.
 func (n *node) startSnap(t *testing.T, rqlited, extDir, join string) {
 	t.Helper()
-	args := []string{"-node-id", n.id, "-http-addr", n.http, "-raft-addr", n.raft,
-		"-raft-election-timeout", "500ms", "-raft-timeout", "500ms",
-		"-raft-snap", "2", "-raft-snap-int", "200ms", "-extensions-path", extDir}
-	if join != "" {
-		args = append(args, "-join", join)
-	}
-	n.cmd = exec.Command(rqlited, append(args, n.dir)...)
-	log, err := os.OpenFile(n.dir+".log", os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n.cmd.Stdout, n.cmd.Stderr = log, log
-	n.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := n.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	n.start(t, rqlited, extDir, join, "-raft-snap", "2", "-raft-snap-int", "200ms")
 }
 
 // fits reads every stored fit of the tables on one node, as hex.

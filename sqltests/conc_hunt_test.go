@@ -205,6 +205,21 @@ func TestPoolWALSameNameCreate(t *testing.T) {
 	}
 }
 
+// concConn is a connection of a new database file holding the source and
+// the model m, closed with the test.
+func concConn(t *testing.T, drv, file string) *sql.Conn {
+	t.Helper()
+	db := openFile(t, drv, busyDSN(drv, filepath.Join(t.TempDir(), file)))
+	concSource(t, db)
+	mustExec(t, db, concDefs[0])
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
 // TestRefitMidCursor: on one connection, a statement reading a model is
 // half read when the source switches or a 'refit' runs; the statement
 // answers one fit to its end (the one of the source it first read), and
@@ -213,15 +228,8 @@ func TestRefitMidCursor(t *testing.T) {
 	for _, drv := range drivers {
 		t.Run(driverLabel(drv), func(t *testing.T) {
 			answers := concAnswers(t, drv)
-			db := openFile(t, drv, busyDSN(drv, filepath.Join(t.TempDir(), "mid.db")))
-			concSource(t, db)
-			mustExec(t, db, concDefs[0])
+			conn := concConn(t, drv, "mid.db")
 			ctx := context.Background()
-			conn, err := db.Conn(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close()
 			refit := "INSERT INTO m(m) VALUES ('refit')"
 			for _, write := range []string{concStates[1], refit, concStates[0], refit, concStates[1]} {
 				var gen int64
@@ -271,15 +279,8 @@ func TestRefitMidCursor(t *testing.T) {
 func TestDropWhileReading(t *testing.T) {
 	for _, drv := range drivers {
 		t.Run(driverLabel(drv), func(t *testing.T) {
-			db := openFile(t, drv, busyDSN(drv, filepath.Join(t.TempDir(), "drop.db")))
-			concSource(t, db)
-			mustExec(t, db, concDefs[0])
+			conn := concConn(t, drv, "drop.db")
 			ctx := context.Background()
-			conn, err := db.Conn(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close()
 			names := func() string {
 				var s string
 				if err := conn.QueryRowContext(ctx, "SELECT coalesce(group_concat(name, ','), '') FROM (SELECT name FROM sqlite_master WHERE name IN ('m', 'm_fit') ORDER BY name)").Scan(&s); err != nil {
